@@ -1,0 +1,336 @@
+"""The game protocol (DESIGN.md §2): `Game` holds the rules and options, `State` one position.
+
+A game subclasses both. The base classes own what is the same for every game — option checking,
+seeded chance, legality checks on `apply`, action texts and parsing, records, the common part of
+views — so that a game's `rules.py` holds only its rules:
+
+- `Game`: `name`, `title`, `rules_version`, `min_players`/`max_players`, `option_specs`,
+  `state_class`, `num_actions`, `prepare()`, `max_game_length()`, `sample_state()`;
+- `State`: `setup()`, `_legal_actions()`, `_apply(a)`, `action_text(a)`, `_view(p)`,
+  `_event_view(event, p)`, `scores()`, `winners()`, `render(p)`, `check_invariants()`,
+  `_copy_mutables(other)` (for `clone`).
+
+The hot path (`legal_actions`, `apply`, `clone`) stays on ints and small lists: `_legal_actions` is
+computed once per decision and cached; views, texts and dicts are built only when asked for.
+"""
+
+from __future__ import annotations
+
+import operator
+import random
+import secrets
+from collections.abc import Mapping
+from typing import Any, ClassVar
+
+from bodoge.core import options as opts
+from bodoge.errors import BadOption, BadRecord, IllegalAction
+
+RECORD_FORMAT = "bodoge-record/1"
+
+
+class Game:
+    """A game's rules with its options fixed. Immutable once made; states refer to it."""
+
+    name: ClassVar[str]
+    title: ClassVar[dict[str, str]]  # {"en": ..., "ja": ...}
+    rules_version: ClassVar[int] = 1
+    min_players: ClassVar[int]
+    max_players: ClassVar[int]
+    default_players: ClassVar[int]
+    option_specs: ClassVar[tuple[opts.Option, ...]] = ()
+    state_class: ClassVar[type[State]]
+
+    num_actions: int  # size of the fixed integer action space; set by the subclass
+
+    def __init__(self, players: int | None = None, **options: Any) -> None:
+        if players is None:
+            players = self.default_players
+        allowed = f"an integer from {self.min_players} to {self.max_players}"
+        try:
+            players = opts.as_int(players)
+        except ValueError as exc:
+            raise BadOption("players", players, allowed, str(exc)) from None
+        if not self.min_players <= players <= self.max_players:
+            raise BadOption("players", players, allowed, f"{self.name} is for {allowed[14:]} players")
+        self.num_players: int = players
+        self.options: dict[str, Any] = opts.resolve(self.option_specs, options)
+        self.prepare()
+
+    # -- what a game defines --------------------------------------------------------------------
+
+    def prepare(self) -> None:
+        """Check the options against each other and the player count (BadOption), and work out
+        what follows from them (`num_actions`, tables). Override where needed."""
+
+    def max_game_length(self) -> int:
+        """An upper bound on the number of actions in one game (random play must end within it)."""
+        raise NotImplementedError
+
+    def sample_state(self, view: Mapping[str, Any], rng: random.Random) -> State:
+        """A full state consistent with `view` (the determinization of DESIGN.md §2)."""
+        raise NotImplementedError
+
+    # -- shared ---------------------------------------------------------------------------------
+
+    def options_json(self) -> dict[str, Any]:
+        """The options as JSON-ready values (records, views, the server)."""
+        return {spec.name: spec.to_json(self.options[spec.name]) for spec in self.option_specs}
+
+    def new_state(self, seed: int | None = None, deck: Any = None) -> State:
+        """The start of a game. Same seed (and deck) -> the same game, bit for bit.
+
+        `deck` stacks the first round's chance outcomes as the game's spec §3 describes (codes, top
+        first); a game without stacking support rejects it.
+        """
+        if seed is None:
+            seed = secrets.randbits(63)
+        try:
+            seed = opts.as_int(seed)
+        except ValueError:
+            raise BadOption("seed", seed, "an integer ≥ 0") from None
+        if seed < 0:
+            raise BadOption("seed", seed, "an integer ≥ 0")
+        state = self.state_class.__new__(self.state_class)
+        state._init(self, seed, deck)
+        return state
+
+    def blank_state(self, rng: random.Random) -> State:
+        """An empty state for `sample_state` to fill: no seed, no history, its own future chance."""
+        state = self.state_class.__new__(self.state_class)
+        state.game = self
+        state.seed = None
+        state.deck = None
+        state.rng = random.Random(rng.getrandbits(64))
+        state.history = []
+        state.events = []
+        state.current_player = None
+        state._legal = None
+        return state
+
+    def check_seat(self, seat: Any, spectator_ok: bool = True) -> int | None:
+        """A valid seat number (or None for a spectator); BadOption otherwise."""
+        if seat is None and spectator_ok:
+            return None
+        allowed = f"a seat from 0 to {self.num_players - 1}" + (
+            ", or None for a spectator" if spectator_ok else ""
+        )
+        if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < self.num_players:
+            raise BadOption("seat", seat, allowed)
+        return seat
+
+    def __repr__(self) -> str:
+        return f"<{self.name} players={self.num_players} options={self.options}>"
+
+
+class State:
+    """One position of a game. Mutated by `apply`; `clone` gives an independent copy."""
+
+    game: Game
+    seed: int | None
+    deck: Any
+    rng: random.Random
+    history: list[int]
+    events: list[tuple[Any, ...]]
+    current_player: int | None
+    _legal: list[int] | None
+
+    def _init(self, game: Game, seed: int | None, deck: Any) -> None:
+        self.game = game
+        self.seed = seed
+        self.deck = deck
+        self.rng = random.Random(seed)
+        self.history = []
+        self.events = []
+        self.current_player = None
+        self._legal = None
+        self.setup()
+
+    # -- what a game defines --------------------------------------------------------------------
+
+    def setup(self) -> None:
+        """Deal and set up the game (using `self.rng`, or `self.deck` when stacked)."""
+        raise NotImplementedError
+
+    def _legal_actions(self) -> list[int]:
+        """The sorted legal action ids of `current_player` (never empty before the end)."""
+        raise NotImplementedError
+
+    def _apply(self, action: int) -> None:
+        """Carry out a legal action, then any chance events, and move to the next decision."""
+        raise NotImplementedError
+
+    def action_text(self, action: int) -> str:
+        raise NotImplementedError
+
+    def _view(self, seat: int | None) -> dict[str, Any]:
+        """The game's part of `view(seat)`: JSON-ready, and nothing that seat may not know."""
+        raise NotImplementedError
+
+    def _event_view(self, event: tuple[Any, ...], seat: int | None) -> dict[str, Any] | None:
+        """One event of `self.events` as `seat` saw it (None: that seat saw nothing of it)."""
+        raise NotImplementedError
+
+    def scores(self) -> list[int]:
+        raise NotImplementedError
+
+    def winners(self) -> list[int]:
+        raise NotImplementedError
+
+    def render(self, seat: int | None = None) -> str:
+        raise NotImplementedError
+
+    def check_invariants(self) -> None:
+        """Raise AssertionError if any component is not in exactly one place (tests only)."""
+        raise NotImplementedError
+
+    def _copy_mutables(self, other: State) -> None:
+        """Give the fresh shallow copy `other` its own copies of this game's mutable fields."""
+        raise NotImplementedError
+
+    def decision(self) -> str:
+        """What is being decided now, in words (for errors and prompts). Games may say more."""
+        if self.current_player is None:
+            return "the end of the game"
+        return f"P{self.current_player}'s decision"
+
+    # -- shared ---------------------------------------------------------------------------------
+
+    @property
+    def is_terminal(self) -> bool:
+        return self.current_player is None
+
+    def legal_actions(self) -> list[int]:
+        if self._legal is None:
+            self._legal = [] if self.current_player is None else self._legal_actions()
+        return list(self._legal)
+
+    def parse_action(self, text: str) -> int:
+        """The id of a legal action from its text (or its number); IllegalAction if not legal now."""
+        if not isinstance(text, str):
+            raise IllegalAction(text, self.decision(), "an action text must be a string")
+        wanted = " ".join(text.split()).lower()
+        if self.current_player is None:
+            raise IllegalAction(text, self.decision(), "the game is over")
+        legal = self.legal_actions()
+        if wanted.lstrip("-").isdigit():
+            return self._checked(int(wanted), legal)
+        for a in legal:
+            if self.action_text(a).lower() == wanted:
+                return a
+        raise IllegalAction(
+            text, self.decision(), "not a legal action now; legal: " + self._legal_list(legal)
+        )
+
+    def apply(self, action: int | str, seat: int | None = None) -> None:
+        """Take `action` (an id or its text) for `current_player`; `seat`, if given, must be theirs.
+
+        An illegal action raises IllegalAction and changes nothing.
+        """
+        if seat is not None and seat != self.current_player:
+            whose = (
+                "nobody's turn: the game is over"
+                if self.current_player is None
+                else (f"it is P{self.current_player}'s decision, not P{seat}'s")
+            )
+            raise IllegalAction(action, self.decision(), whose)
+        if isinstance(action, str):
+            a = self.parse_action(action)
+        else:
+            legal = self._legal if self._legal is not None else self.legal_actions()
+            a = self._checked(action, legal)
+        self._legal = None
+        self.history.append(a)
+        self._apply(a)
+
+    def _checked(self, action: Any, legal: list[int]) -> int:
+        if isinstance(action, bool):
+            raise IllegalAction(action, self.decision(), "an action is an integer id or its text")
+        try:
+            a = operator.index(action)
+        except TypeError:
+            raise IllegalAction(action, self.decision(), "an action is an integer id or its text") from None
+        if a in legal:
+            return a
+        if self.current_player is None:
+            reason = "the game is over"
+        elif not 0 <= a < self.game.num_actions:
+            reason = f"action ids are 0 to {self.game.num_actions - 1}; legal now: " + self._legal_list(legal)
+        else:
+            reason = f"{self.action_text(a)!r} is not legal now; legal: " + self._legal_list(legal)
+        raise IllegalAction(action, self.decision(), reason)
+
+    def _legal_list(self, legal: list[int]) -> str:
+        return ", ".join(f"{a}={self.action_text(a)!r}" for a in legal)
+
+    def clone(self) -> State:
+        other = self.__class__.__new__(self.__class__)
+        other.__dict__.update(self.__dict__)
+        other.rng = random.Random()
+        other.rng.setstate(self.rng.getstate())
+        other.history = self.history.copy()
+        other.events = self.events.copy()  # events are tuples: shared safely
+        other._legal = self._legal
+        self._copy_mutables(other)
+        return other
+
+    def returns(self) -> list[float]:
+        """At the end: 1/len(winners) for each winner, 0 for the others."""
+        if self.current_player is not None:
+            raise BadOption("returns", None, "called only at the end of a game", "the game is still going")
+        won = self.winners()
+        share = 1.0 / len(won) if won else 0.0
+        return [share if p in won else 0.0 for p in range(self.game.num_players)]
+
+    def log(self, seat: int | None = None) -> list[dict[str, Any]]:
+        """The events of the game as `seat` saw them."""
+        out = []
+        for event in self.events:
+            seen = self._event_view(event, seat)
+            if seen is not None:
+                out.append(seen)
+        return out
+
+    def view(self, seat: int | None = None) -> dict[str, Any]:
+        """All that `seat` knows (None: a spectator), JSON-ready. The one guard of every secret."""
+        seat = self.game.check_seat(seat)
+        game = self.game
+        v: dict[str, Any] = {
+            "game": game.name,
+            "rules_version": game.rules_version,
+            "players": game.num_players,
+            "options": game.options_json(),
+            "seat": seat,
+            "current_player": self.current_player,
+            "is_terminal": self.current_player is None,
+            "decision": self.decision(),
+            "scores": self.scores(),
+        }
+        v.update(self._view(seat))
+        if seat is not None and seat == self.current_player:
+            v["legal_actions"] = [{"id": a, "text": self.action_text(a)} for a in self.legal_actions()]
+        if self.current_player is None:
+            v["winners"] = self.winners()
+        v["log"] = self.log(seat)
+        return v
+
+    def to_record(self) -> dict[str, Any]:
+        """The game so far as a versioned JSON record; `bodoge.replay` rebuilds it."""
+        if self.seed is None:
+            raise BadRecord("a state made by sample_state has no true history and cannot be recorded")
+        result = None
+        if self.current_player is None:
+            result = {"scores": self.scores(), "winners": self.winners()}
+        return {
+            "format": RECORD_FORMAT,
+            "game": self.game.name,
+            "rules_version": self.game.rules_version,
+            "players": self.game.num_players,
+            "options": self.game.options_json(),
+            "seed": self.seed,
+            "deck": self.deck,
+            "actions": list(self.history),
+            "result": result,
+        }
+
+    def __repr__(self) -> str:
+        return f"<{self.game.name} state: move {len(self.history)}, {self.decision()}>"

@@ -1,0 +1,35 @@
+"""The errors bodoge raises for bad input. Each one says what was wrong and what is allowed."""
+
+from __future__ import annotations
+
+from typing import Any
+
+
+class BodogeError(Exception):
+    """Base of every error bodoge raises on purpose."""
+
+
+class IllegalAction(BodogeError, ValueError):
+    """An action that is not legal now. The state it was offered to is unchanged."""
+
+    def __init__(self, action: Any, decision: str, reason: str) -> None:
+        self.action = action
+        self.decision = decision
+        self.reason = reason
+        super().__init__(f"illegal action {action!r} at {decision}: {reason}")
+
+
+class BadOption(BodogeError, ValueError):
+    """A game option (or player count, seed, seat) with a value that is not allowed."""
+
+    def __init__(self, option: str, value: Any, allowed: str, reason: str = "") -> None:
+        self.option = option
+        self.value = value
+        self.allowed = allowed
+        self.reason = reason
+        why = f": {reason}" if reason else ""
+        super().__init__(f"bad value for {option!r}: {value!r}{why}; allowed: {allowed}")
+
+
+class BadRecord(BodogeError, ValueError):
+    """A game record that cannot be replayed (wrong format, rules version, or an illegal action)."""
