@@ -1,0 +1,59 @@
+"""Game-agnostic agents and the registry of agent specs.
+
+    bodoge.agents.make("random")
+    bodoge.agents.make("ismcts", iterations=2000)
+    bodoge.agents.make("ismcts:iterations=2000,rollout=heuristic")
+
+Every agent is `act(game, view, rng) -> int` and sees only `view(seat)`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from bodoge.agents.base import Agent, legal_ids
+from bodoge.agents.heuristic import HeuristicAgent
+from bodoge.agents.random_agent import RandomAgent
+from bodoge.core.options import parse_text
+from bodoge.errors import BadOption
+
+_FACTORIES: dict[str, Callable[..., Agent]] = {
+    "random": RandomAgent,
+    "heuristic": HeuristicAgent,
+}
+
+
+def register(name: str, factory: Callable[..., Agent]) -> None:
+    _FACTORIES[name] = factory
+
+
+def names() -> list[str]:
+    return sorted(_FACTORIES)
+
+
+def parse_spec(spec: str) -> tuple[str, dict[str, Any]]:
+    """'ismcts:iterations=2000,rollout=heuristic' -> ('ismcts', {'iterations': 2000, 'rollout': 'heuristic'})."""
+    name, _, rest = spec.strip().partition(":")
+    params: dict[str, Any] = {}
+    for part in filter(None, (p.strip() for p in rest.split(","))):
+        key, eq, value = part.partition("=")
+        if not eq or not key.strip():
+            raise BadOption("agent", spec, "name or name:key=value,key=value", f"{part!r} is not key=value")
+        params[key.strip()] = parse_text(value.strip())
+    return name.strip(), params
+
+
+def make(spec: str, **params: Any) -> Agent:
+    """An agent from its name or spec string, with keyword parameters added."""
+    name, parsed = parse_spec(spec)
+    if name not in _FACTORIES:
+        raise BadOption("agent", spec, "one of " + ", ".join(names()))
+    parsed.update(params)
+    try:
+        return _FACTORIES[name](**parsed)
+    except TypeError as exc:
+        raise BadOption("agent", spec, f"parameters that {name} takes", str(exc)) from None
+
+
+__all__ = ["Agent", "legal_ids", "make", "names", "parse_spec", "register"]

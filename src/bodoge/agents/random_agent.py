@@ -1,0 +1,16 @@
+"""The random agent: every legal action equally likely."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from bodoge.agents.base import legal_ids
+from bodoge.core.game import Game
+
+
+class RandomAgent:
+    spec = "random"
+
+    def act(self, game: Game, view: dict[str, Any], rng: random.Random) -> int:
+        return rng.choice(legal_ids(view))
