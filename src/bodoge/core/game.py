@@ -16,14 +16,19 @@ computed once per decision and cached; views, texts and dicts are built only whe
 
 from __future__ import annotations
 
+import importlib
 import operator
 import random
 import secrets
 from collections.abc import Mapping
-from typing import Any, ClassVar
+from types import ModuleType
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from bodoge.core import options as opts
 from bodoge.errors import BadOption, BadRecord, IllegalAction
+
+if TYPE_CHECKING:
+    import numpy as np
 
 RECORD_FORMAT = "bodoge-record/1"
 
@@ -106,6 +111,16 @@ class Game:
         state.current_player = None
         state._legal = None
         return state
+
+    # -- observations for learning (bodoge.rl): each game's `observation` module encodes its view --
+
+    def observation_module(self) -> ModuleType:
+        """`bodoge.games.<name>.observation`: `shape(game)` and `encode(game, view, out)`."""
+        return importlib.import_module(f"bodoge.games.{self.name}.observation")
+
+    @property
+    def observation_shape(self) -> tuple[int, ...]:
+        return tuple(self.observation_module().shape(self))
 
     def check_seat(self, seat: Any, spectator_ok: bool = True) -> int | None:
         """A valid seat number (or None for a spectator); BadOption otherwise."""
@@ -272,6 +287,26 @@ class State:
         other._legal = self._legal
         self._copy_mutables(other)
         return other
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> State:
+        # The game is immutable and shared; everything else is copied by clone().
+        return self.clone()
+
+    def observation_tensor(self, seat: int) -> np.ndarray:
+        """Seat's view as a fixed-size float32 array in [-1, 1] (the game's `observation` module)."""
+        import numpy as np
+
+        out = np.zeros(self.game.observation_shape, dtype=np.float32)
+        self.game.observation_module().encode(self.game, self.view(seat), out)
+        return out
+
+    def legal_mask(self) -> np.ndarray:
+        """1 for each legal action of `current_player` over `game.num_actions`, else 0 (int8)."""
+        import numpy as np
+
+        mask = np.zeros(self.game.num_actions, dtype=np.int8)
+        mask[self.legal_actions()] = 1
+        return mask
 
     def returns(self) -> list[float]:
         """At the end: 1/len(winners) for each winner, 0 for the others."""
