@@ -1,0 +1,36 @@
+"""Standard environments on every bodoge game (extra `rl`): PettingZoo, Gymnasium and OpenSpiel.
+
+    env = bodoge.rl.pettingzoo_env("troika", players=4)   # PettingZoo AEC, agents player_0 …
+    env = bodoge.rl.gym_env("troika", seat=0, opponents="heuristic")
+    gymnasium.make("bodoge/Troika-v0")                     # registered ids, one per game
+    bodoge.rl.register_openspiel(); pyspiel.load_game("bodoge_troika")
+
+Observations are `state.observation_tensor(seat)`, a fixed-size float32 encoding of `view(seat)`
+alone (each game documents its slices in `bodoge/games/<game>/observation.py`), with
+`state.legal_mask()` over `game.num_actions`.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+
+def pettingzoo_env(game: str, render_mode: str | None = None, **options: Any) -> Any:
+    from bodoge.rl.pettingzoo_env import BodogeAECEnv
+
+    return BodogeAECEnv(game, render_mode=render_mode, **options)
+
+
+def gym_env(game: str, seat: int = 0, opponents: str | list[str] = "heuristic", **options: Any) -> Any:
+    from bodoge.rl.gym_env import BodogeGymEnv
+
+    return BodogeGymEnv(game, seat=seat, opponents=opponents, **options)
+
+
+def register_openspiel() -> list[str]:
+    from bodoge.rl.openspiel import register_openspiel as register
+
+    return register()
+
+
+__all__ = ["gym_env", "pettingzoo_env", "register_openspiel"]
