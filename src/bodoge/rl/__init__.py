@@ -2,7 +2,7 @@
 
     env = bodoge.rl.pettingzoo_env("troika", players=4)   # PettingZoo AEC, agents player_0 …
     env = bodoge.rl.gym_env("troika", seat=0, opponents="heuristic")
-    gymnasium.make("bodoge/Troika-v0")                     # registered ids, one per game
+    gymnasium.make("bodoge/Troika-v0")                     # ids registered by `import bodoge.rl`
     bodoge.rl.register_openspiel(); pyspiel.load_game("bodoge_troika")
 
 Observations are `state.observation_tensor(seat)`, a fixed-size float32 encoding of `view(seat)`
@@ -32,5 +32,15 @@ def register_openspiel() -> list[str]:
 
     return register()
 
+
+def _register_gymnasium_ids() -> None:
+    try:
+        from bodoge.rl.gym_env import register_envs
+    except ImportError:  # the rl extra is not installed: the ids wait until it is
+        return
+    register_envs()
+
+
+_register_gymnasium_ids()
 
 __all__ = ["gym_env", "pettingzoo_env", "register_openspiel"]

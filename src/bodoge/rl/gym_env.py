@@ -1,7 +1,7 @@
 """A Gymnasium environment: one seat of a bodoge game against built-in agents.
 
 Ids `bodoge/Troika-v0`, `bodoge/Tokkuri-v0`, `bodoge/Tottarot-v0`, `bodoge/Hangover-v0` are registered
-with Gymnasium (through the `gymnasium.envs` entry point, or by `register_envs()`).
+with Gymnasium when `bodoge.rl` is imported (`register_envs()`).
 """
 
 from __future__ import annotations
