@@ -340,7 +340,11 @@ class State:
             "decision": self.decision(),
             "scores": self.scores(),
         }
-        v.update(self._view(seat))
+        own = self._view(seat)
+        clash = own.keys() & v.keys()
+        if clash:  # a game's keys must not shadow the protocol's (clients and bots rely on them)
+            raise AssertionError(f"{game.name}: _view() reuses the protocol's view keys {sorted(clash)}")
+        v.update(own)
         if seat is not None and seat == self.current_player:
             v["legal_actions"] = [{"id": a, "text": self.action_text(a)} for a in self.legal_actions()]
         if self.current_player is None:
