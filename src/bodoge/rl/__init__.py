@@ -16,26 +16,26 @@ from typing import Any
 
 
 def pettingzoo_env(game: str, render_mode: str | None = None, **options: Any) -> Any:
-    from bodoge.rl.pettingzoo_env import BodogeAECEnv
+    from bodoge.rl.pettingzoo_adapter import BodogeAECEnv
 
     return BodogeAECEnv(game, render_mode=render_mode, **options)
 
 
 def gym_env(game: str, seat: int = 0, opponents: str | list[str] = "heuristic", **options: Any) -> Any:
-    from bodoge.rl.gym_env import BodogeGymEnv
+    from bodoge.rl.gymnasium_adapter import BodogeGymEnv
 
     return BodogeGymEnv(game, seat=seat, opponents=opponents, **options)
 
 
 def register_openspiel() -> list[str]:
-    from bodoge.rl.openspiel import register_openspiel as register
+    from bodoge.rl.openspiel_adapter import register_openspiel as register
 
     return register()
 
 
 def _register_gymnasium_ids() -> None:
     try:
-        from bodoge.rl.gym_env import register_envs
+        from bodoge.rl.gymnasium_adapter import register_envs
     except ImportError:  # the rl extra is not installed: the ids wait until it is
         return
     register_envs()

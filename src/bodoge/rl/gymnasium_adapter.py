@@ -132,7 +132,7 @@ def register_envs() -> None:
         if env_id(name) not in gymnasium.registry:
             gymnasium.register(
                 id=env_id(name),
-                entry_point="bodoge.rl.gym_env:BodogeGymEnv",
+                entry_point="bodoge.rl.gymnasium_adapter:BodogeGymEnv",
                 kwargs={"game": name},
                 max_episode_steps=None,
             )

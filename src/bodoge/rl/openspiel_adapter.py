@@ -46,7 +46,12 @@ def _game_type(name: str) -> Any:
 
 
 class BodogeSpielGame(pyspiel.Game):
-    def __init__(self, name: str, params: dict[str, Any] | None = None) -> None:
+    """One bodoge game in OpenSpiel; `register_openspiel` makes a subclass per game (pyspiel wants a class)."""
+
+    bodoge_name: str
+
+    def __init__(self, params: dict[str, Any] | None = None) -> None:
+        name = self.bodoge_name
         params = dict(params or {})
         players = int(params.get("players", game_class(name).default_players))
         options = json.loads(params.get("options", "{}") or "{}")
@@ -62,6 +67,10 @@ class BodogeSpielGame(pyspiel.Game):
         )
         super().__init__(_game_type(name), info, params)
         self._deals = random.Random(int(params.get("rng_seed", 0)))
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> BodogeSpielGame:
+        # OpenSpiel clones a Python state by deep-copying its attributes; the game is shared, not copied.
+        return self
 
     def new_initial_state(self) -> BodogeSpielState:
         return BodogeSpielState(self)
@@ -142,13 +151,7 @@ def register_openspiel() -> list[str]:
     for name in game_names():
         short = f"bodoge_{name}"
         if short not in registered:
-            pyspiel.register_game(_game_type(name), _factory(name))
+            cls = type(f"BodogeSpielGame_{name}", (BodogeSpielGame,), {"bodoge_name": name})
+            pyspiel.register_game(_game_type(name), cls)
         names.append(short)
     return names
-
-
-def _factory(name: str) -> Any:
-    def make_game(params: dict[str, Any] | None = None) -> BodogeSpielGame:
-        return BodogeSpielGame(name, params)
-
-    return make_game

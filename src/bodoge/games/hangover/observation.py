@@ -1,0 +1,117 @@
+"""Hangover's observation tensor for learning (bodoge.rl): a flat float32 encoding of `view(seat)`.
+
+Everything comes from the view, so a determinization with the same view encodes the same. Seats are
+relative: slot 0 is the observer, slot i the player i seats clockwise. Slices, in order (n players,
+C snack columns, D distinct snack codes):
+
+| slice | size | meaning |
+|---|---|---|
+| phase | 5 | one-hot: arrange, declare, trick, flip, over |
+| hand | 56 | own drink cards (by canonical index) |
+| face_down | 56 | own face-down discards |
+| played | 56 | every card played face up, finished tricks and the current one |
+| trick | n × 57 | per relative seat: its face-up card in the current trick (56) or a face-down flag |
+| lead_suit | 4 | one-hot, zero before the lead |
+| seats | n × (11 + C) | per relative seat: status one-hot (4), declared, to move, leader, tricks won / hangover_trick, VP / 30, hand size / hand_size, face-down count / hand_size, face-down snack count per column / 4 |
+| flipped | n × 2 | per relative seat: flips / 4 and the sum of values flipped / 9 |
+| snacks | D | own unarranged snack cards, count / 2 |
+| columns | C × D | own face-down snacks per column, count / 2 |
+| judging | 5 | a judgement in progress: sum / 2L, adjusted sum / 2L, flips / 4, column / C, own |
+| limit | 1 | drunk limit / 30 |
+
+All values are clipped to [-1, 1].
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any
+
+from bodoge.games.hangover.cards import DRINK_INDEX
+
+if TYPE_CHECKING:
+    import numpy as np
+
+    from bodoge.games.hangover.rules import Hangover
+
+PHASES = ("arrange", "declare", "trick", "flip", "over")
+STATUSES = ("drinker", "non_drinker", "out_non_drinker", "hung_over")
+
+
+def shape(game: Hangover) -> tuple[int]:
+    n, c, d = game.num_players, game.num_columns, len(game.snack_codes)
+    return (5 + 56 * 3 + n * 57 + 4 + n * (11 + c) + n * 2 + d + c * d + 5 + 1,)
+
+
+def encode(game: Hangover, view: Mapping[str, Any], out: np.ndarray) -> None:
+    import numpy as np
+
+    n, cols, d = game.num_players, game.num_columns, len(game.snack_codes)
+    seat = view["seat"] or 0
+    flat = out.reshape(-1)
+    flat[:] = 0.0
+    at = 0
+    flat[at + PHASES.index(view["phase"])] = 1.0
+    at += 5
+    you = view.get("you") or {"hand": [], "face_down": [], "snacks": [], "columns": [[]] * cols}
+    for code in you["hand"]:
+        flat[at + DRINK_INDEX[code]] = 1.0
+    at += 56
+    for code in you["face_down"]:
+        flat[at + DRINK_INDEX[code]] = 1.0
+    at += 56
+    for trick in [*(t["cards"] for t in view["tricks_played"]), view["trick"]]:
+        for entry in trick:
+            if entry["card"] is not None:
+                flat[at + DRINK_INDEX[entry["card"]]] = 1.0
+    at += 56
+    for entry in view["trick"]:
+        rel = (entry["seat"] - seat) % n
+        if entry["card"] is None:
+            flat[at + rel * 57 + 56] = 1.0
+        else:
+            flat[at + rel * 57 + DRINK_INDEX[entry["card"]]] = 1.0
+    at += n * 57
+    if view["lead_suit"] is not None:
+        flat[at + "RBYG".index(view["lead_suit"])] = 1.0
+    at += 4
+    size = max(1, game.hand_size)
+    width = 11 + cols
+    for q, player in enumerate(view["seats"]):
+        base = at + ((q - seat) % n) * width
+        flat[base + STATUSES.index(player["status"])] = 1.0
+        flat[base + 4] = 1.0 if player["declared"] else 0.0
+        flat[base + 5] = 1.0 if view["current_player"] == q else 0.0
+        flat[base + 6] = 1.0 if view["leader"] == q and view["phase"] == "trick" else 0.0
+        flat[base + 7] = player["tricks"] / game.hangover_trick
+        flat[base + 8] = player["vp"] / 30
+        flat[base + 9] = player["hand"] / size
+        flat[base + 10] = player["face_down"] / size
+        for k, count in enumerate(player["columns"]):
+            flat[base + 11 + k] = count / 4
+    at += n * width
+    for q, player in enumerate(view["seats"]):
+        base = at + ((q - seat) % n) * 2
+        flat[base] = len(player["flipped"]) / 4
+        flat[base + 1] = sum(f["value"] for f in player["flipped"]) / 9
+    at += n * 2
+    for code in you["snacks"]:
+        flat[at + game.snack_index[code]] += 0.5
+    at += d
+    for k, column in enumerate(you["columns"]):
+        for code in column:
+            flat[at + k * d + game.snack_index[code]] += 0.5
+    at += cols * d
+    judging = view["judging"]
+    if judging is not None:
+        limit2 = 2 * max(1, game.limit)
+        flat[at] = judging["sum"] / limit2
+        flat[at + 1] = judging["adjusted_sum"] / limit2
+        flat[at + 2] = judging["flipped"] / 4
+        flat[at + 3] = judging["column"] / cols
+        flat[at + 4] = 1.0 if judging["seat"] == view["seat"] else 0.0
+    at += 5
+    flat[at] = game.limit / 30
+    at += 1
+    assert at == flat.shape[0]
+    np.clip(flat, -1.0, 1.0, out=flat)
