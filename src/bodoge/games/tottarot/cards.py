@@ -1,0 +1,149 @@
+"""Tottarot components as data (spec TT-1): the fate-card types, their icons, and the `deck` option.
+
+The seed does not list the fate cards (TT-D1): the default list below is the spec's PROPOSED one
+(TT-1.1), kept in data so that another list can be played through option `deck` (TT-1.4).
+Copies of one type cannot be told apart, so the rules work on *type indices* (0 … K−1, in the order
+of the deck list), never on individual cards.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from typing import Any
+
+# Icon codes (TT-1.2). The rules keep them as small ints; index 0 is "no icon".
+NO_ICON = 0
+SHARE = 1
+PEEK = 2
+EXPOSE = 3
+INVERT = 4
+ICONS = ("SHARE", "PEEK", "EXPOSE", "INVERT")  # ICONS[i - 1] is the code of icon i
+ICON_NAMES = {
+    "SHARE": {"en": "share", "ja": "見せ合い"},
+    "PEEK": {"en": "peek", "ja": "覗き見"},
+    "EXPOSE": {"en": "expose", "ja": "公開"},
+    "INVERT": {"en": "invert", "ja": "反転"},
+}
+
+
+@dataclass(frozen=True)
+class CardType:
+    """One fate-card type (TT-1.4)."""
+
+    code: str
+    name_ja: str
+    name_en: str
+    points: int
+    icon: str | None
+    copies: int
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "code": self.code,
+            "name_ja": self.name_ja,
+            "name_en": self.name_en,
+            "points": self.points,
+            "icon": self.icon,
+            "copies": self.copies,
+        }
+
+    @property
+    def icon_id(self) -> int:
+        return NO_ICON if self.icon is None else ICONS.index(self.icon) + 1
+
+
+# TT-1.1, PROPOSED default list (SUN +3 and DEVIL −5 are the seed's values).
+DEFAULT_DECK: tuple[CardType, ...] = (
+    CardType("WORLD", "世界", "The World", 5, None, 3),
+    CardType("SUN", "太陽", "The Sun", 3, "EXPOSE", 3),
+    CardType("LOVERS", "恋人", "The Lovers", 1, "SHARE", 3),
+    CardType("WHEEL", "運命の輪", "Wheel of Fortune", 0, "INVERT", 3),
+    CardType("MOON", "月", "The Moon", -1, "PEEK", 3),
+    CardType("TOWER", "塔", "The Tower", -3, None, 3),
+    CardType("DEVIL", "悪魔", "The Devil", -5, None, 3),
+)
+
+DECK_ALLOWED = (
+    "a non-empty list of card types, each a map with 'code' (ASCII letters, digits, '_' or '-', "
+    "unique), 'points' (an integer), 'copies' (an integer ≥ 1), optional 'icon' (SHARE, PEEK, EXPOSE, "
+    "INVERT or null) and optional 'name_ja'/'name_en' (texts; default: the code)"
+)
+_KEYS = {"code", "name_ja", "name_en", "points", "icon", "copies"}
+_CODE_CHARS = set("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_-")
+
+
+def _int(value: Any, what: str) -> int:
+    if isinstance(value, bool):
+        raise ValueError(f"{what} must be an integer, not a boolean")
+    if isinstance(value, int):
+        return value
+    if isinstance(value, float) and value.is_integer():
+        return int(value)
+    if isinstance(value, str):
+        try:
+            return int(value.strip())
+        except ValueError:
+            pass
+    raise ValueError(f"{what} must be an integer")
+
+
+def card_type(entry: Any) -> CardType:
+    """One entry of the `deck` option (a CardType or its JSON map), checked."""
+    if isinstance(entry, CardType):
+        entry = entry.to_json()
+    if not isinstance(entry, dict):
+        raise ValueError(f"each card type is a map, not {type(entry).__name__}")
+    unknown = set(entry) - _KEYS
+    if unknown:
+        raise ValueError(f"unknown key(s) {sorted(unknown)} in a card type")
+    for key in ("code", "points", "copies"):
+        if key not in entry:
+            raise ValueError(f"a card type has no {key!r}")
+    code = entry["code"]
+    if not isinstance(code, str) or not code or not set(code) <= _CODE_CHARS:
+        raise ValueError(f"card code {code!r} must be a non-empty text of ASCII letters, digits, '_' or '-'")
+    names = []
+    for key in ("name_ja", "name_en"):
+        name = entry.get(key, code)
+        if name is None:
+            name = code
+        if not isinstance(name, str) or not name:
+            raise ValueError(f"{key} of {code} must be a non-empty text")
+        names.append(name)
+    points = _int(entry["points"], f"points of {code}")
+    copies = _int(entry["copies"], f"copies of {code}")
+    if copies < 1:
+        raise ValueError(f"copies of {code} must be ≥ 1")
+    icon = entry.get("icon")
+    if isinstance(icon, str) and icon.strip().lower() in ("", "-", "none", "null"):
+        icon = None
+    if icon is not None:
+        if not isinstance(icon, str) or icon.strip().upper() not in ICONS:
+            raise ValueError(f"icon of {code} must be one of {', '.join(ICONS)} or null, not {icon!r}")
+        icon = icon.strip().upper()
+    return CardType(code, names[0], names[1], points, icon, copies)
+
+
+def convert_deck(value: Any) -> tuple[CardType, ...]:
+    """The `deck` option from Python, JSON, or a JSON text typed on a command line."""
+    if isinstance(value, str):
+        try:
+            value = json.loads(value)
+        except ValueError:
+            raise ValueError("a deck given as text must be a JSON list of card types") from None
+    if not isinstance(value, list | tuple) or not value:
+        raise ValueError("the deck must be a non-empty list of card types")
+    types = tuple(card_type(entry) for entry in value)
+    codes = [t.code for t in types]
+    dupes = sorted({c for c in codes if codes.count(c) > 1})
+    if dupes:
+        raise ValueError(f"card codes must be unique; repeated: {', '.join(dupes)}")
+    return types
+
+
+def deck_to_json(types: tuple[CardType, ...]) -> list[dict[str, Any]]:
+    return [t.to_json() for t in types]
+
+
+DEFAULT_DECK_JSON = deck_to_json(DEFAULT_DECK)
