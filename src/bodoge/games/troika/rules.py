@@ -37,6 +37,7 @@ from bodoge.games.troika.cards import (
     tiles_of,
 )
 from bodoge.games.troika.scoring import round_value, score_counts, zero_waste_with_fuel
+from bodoge.games.troika.text import event_text
 
 # -- action ids -------------------------------------------------------------------------------------
 
@@ -703,6 +704,12 @@ def _counts(tiles: Sequence[int]) -> list[int]:
 
 
 def event_view(event: tuple[Any, ...], seat: int | None, game: Troika) -> dict[str, Any]:
+    seen = _event_dict(event, seat, game)
+    seen["text"] = event_text(seen)
+    return seen
+
+
+def _event_dict(event: tuple[Any, ...], seat: int | None, game: Troika) -> dict[str, Any]:
     kind = event[0]
     if kind == E_ROUND_END:
         return round_end_view(event, game)

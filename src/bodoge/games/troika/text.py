@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from bodoge.games.troika.cards import tiles_of
 
@@ -48,6 +48,47 @@ def action_text(action: int) -> str:
     if action == 46:
         return "troika"
     return f"action {action}"
+
+
+def event_text(e: dict[str, Any]) -> str:
+    """One log event as a line a player reads (hidden tiles stay hidden: `tile` is None then)."""
+    kind = e["type"]
+    if kind == "round_start":
+        return f"Round {e['round']} begins; P{e['start_player']} starts."
+    if kind == "removed":
+        return f"{e['count']} tiles are set aside unseen for this round."
+    if kind == "troika":
+        return f"P{e['seat']} declares Troika!" + (" (first: bonus)" if e["first"] else "")
+    if kind == "round_end":
+        lines = [
+            f"Round {e['round']} ends ({'no face-down tile left' if e['reason'] == 'pool_empty' else 'all but one declared'})."
+        ]
+        for p in e["players"]:
+            sets = " ".join("-".join(map(str, s)) for s in p["sets"]) or "no set"
+            if p["left_behind"]:
+                result = "left behind (no fuel)"
+            else:
+                bonus = f" + bonus {p['bonus']}" if p["bonus"] else ""
+                result = f"score {p['tile_score']}{bonus} = {p['round_score']}, placement {p['placement']}"
+            lines.append(
+                f"  P{p['seat']}: {sets}; waste {_tiles(p['waste'])}; {result}; chips {p['chips']:+d} → {p['chip_total']}"
+            )
+        return "\n".join(lines)
+    seat, tile = e["seat"], e["tile"]
+    shown = "a tile" if tile is None else f"tile {tile}"
+    if kind == "deal":
+        return f"P{seat} is dealt {shown}."
+    if kind == "flip":
+        return f"{'Setup' if seat is None else f'P{seat}'} flips {shown} face up."
+    if kind == "take":
+        return f"P{seat} takes {shown} into their container."
+    if kind == "draw":
+        return f"P{seat} draws {shown}."
+    if kind == "return_hand":
+        return f"P{seat} returns {shown} from their hand face down."
+    if kind == "return_container":
+        return f"P{seat} returns {shown} from their container face up."
+    return kind
 
 
 def _tiles(tiles: list[int]) -> str:
