@@ -364,7 +364,9 @@ def test_declarer_hands_stay_hidden_until_scoring() -> None:
     _play_stacked(s, ["take"] * 18 + ["return hand 1", "draw", "return hand 6", "troika"])
     v = s.view(2)
     assert v["declared"] == [True, False, False] and v["first_declarer"] == 0
-    assert v["log"][-2] == {"type": "troika", "seat": 0, "first": True}
+    declaration = v["log"][-2]
+    assert declaration.pop("text") == "P0 declares Troika! (first: bonus)"
+    assert declaration == {"type": "troika", "seat": 0, "first": True}
     assert v["hand"] == [] and v["hand_sizes"][1] == 2
     assert "13" not in json.dumps([e for e in v["log"] if e.get("seat") == 1 and e["type"] == "draw"])
 

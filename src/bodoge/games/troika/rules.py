@@ -590,7 +590,7 @@ class TroikaState(State):
         last = None
         for e in reversed(self.events):
             if e[0] == E_ROUND_END:
-                last = round_end_view(e, g)
+                last = event_view(e, seat, g)
                 break
         return {
             "round": self.round,
