@@ -13,6 +13,12 @@ from bodoge.games.troika.rules import E_REMOVED, E_ROUND, E_ROUND_END, TroikaSta
 from bodoge.games.troika.sampling import replay_round
 
 
+def untexted(event: dict[str, Any]) -> dict[str, Any]:
+    """A log event without its readable line, to compare its facts."""
+    assert isinstance(event.get("text"), str) and event["text"]
+    return {k: v for k, v in event.items() if k != "text"}
+
+
 def make(players: int, **options: Any) -> Any:
     return bodoge.make("troika", players=players, **options)
 
@@ -43,8 +49,8 @@ def test_returned_tile_is_remembered_until_flipped() -> None:
     s.apply("return hand 1")  # P0 puts the 1 back face down
     assert s.view(0)["returned_in_pool"] == [1]
     assert s.view(1)["returned_in_pool"] == [] and s.view(None)["returned_in_pool"] is None
-    assert s.view(1)["log"][-2] == {"type": "return_hand", "seat": 0, "tile": None}
-    assert s.view(0)["log"][-2] == {"type": "return_hand", "seat": 0, "tile": 1}
+    assert untexted(s.view(1)["log"][-2]) == {"type": "return_hand", "seat": 0, "tile": None}
+    assert untexted(s.view(0)["log"][-2]) == {"type": "return_hand", "seat": 0, "tile": 1}
     game = s.game
     rng = random.Random(0)
     for _ in range(30):  # every determinization keeps the 1 in the pool
