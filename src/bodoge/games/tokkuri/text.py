@@ -1,0 +1,212 @@
+"""Tokkuri's words: action texts, the terminal board, names in Japanese and English, a rules summary."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from bodoge.games.tokkuri.rules import Tokkuri, TokkuriState
+
+#: Terms of the game (spec §10), for UIs.
+NAMES: dict[str, dict[str, str]] = {
+    "en": {
+        "tokkuri": "tokkuri",
+        "sake": "sake",
+        "level": "level",
+        "place": "place",
+        "drink": "drink",
+        "target": "target",
+        "victim": "victim",
+        "give": "give",
+        "hand": "hand",
+        "deck": "draw deck",
+        "discard": "discard pile",
+        "captured": "captured",
+        "bonus": "bonus",
+        "penalty": "penalty",
+        "balance": "balance",
+        "round": "round",
+        "start_player": "start player",
+        "dummy": "dummy tokkuri",
+        "trouble": "troublesome tokkuri",
+        "skip": "skip",
+        "bankruptcy": "bankruptcy",
+        "winner": "winner",
+    },
+    "ja": {
+        "tokkuri": "トックリ",
+        "sake": "酒",
+        "level": "残量",
+        "place": "トックリとして出す",
+        "drink": "酒を飲む",
+        "target": "飲むトックリ",
+        "victim": "引かれる人",
+        "give": "渡す",
+        "hand": "手札",
+        "deck": "山札",
+        "discard": "捨て札",
+        "captured": "獲得したトックリ",
+        "bonus": "追加で1点",
+        "penalty": "減点",
+        "balance": "所持金",
+        "round": "ラウンド",
+        "start_player": "スタートプレイヤー",
+        "dummy": "ダミートックリ",
+        "trouble": "やっかいなトックリ",
+        "skip": "パス",
+        "bankruptcy": "破産",
+        "winner": "優勝",
+    },
+}
+
+RULES = {
+    "en": """\
+Tokkuri (トックリ) — 2 to 4 players. Drink the sake, collect the empty bottles.
+
+Cards: 32 (default). Number cards show one or more numbers (9, 9+4, 1+1+1, 2+2+2+2 ...);
+a 1~3 card lets you choose 1, 2 or 3. Three dummy tokkuri and one troublesome tokkuri have no
+number. Every back shows a tokkuri (bottle) with 10 levels.
+
+Setup: everyone starts with a balance of 10. Each round the cards are shuffled and dealt one at
+a time from the start player (P0 in round 1, then one seat left each round) until everyone holds
+7; the rest is the draw deck. Everyone then picks one card in secret and all are placed face
+down at once as their first tokkuri (T<seat>.1), at level 10.
+
+Turn (clockwise from the start player), do one:
+  place <code>  put a card face down in front of you as a new tokkuri at level 10.
+  drink <code>  play a number card face up: each number lowers a different tokkuri on the
+                table (yours or anyone's) by that much; no level may go below 0. You then
+                choose a target for each number in printed order: target T<s>.<k>.
+A tokkuri brought to exactly 0 is yours: it goes face down to your captured pile (+1).
+An emptied dummy is shown and discarded, worth nothing.
+A player without cards is skipped; a player with cards may not pass.
+
+Special cards (only when drunk):
+  9            pick another player who holds cards (victim P<s>); a random card of theirs is
+               discarded face up and they draw one. If only you hold cards, it is your own.
+  1~3          choose the value (drink 1~3=2); afterwards you draw a card.
+  1+1+1, 3+3+3 everyone holding cards secretly picks one (give <code>); all pass left at once.
+  7+7+7, 8+8+8 if this drink emptied 2 or more tokkuri and none was a dummy, keep the card (+1).
+  dummy        can only be placed. trouble: can only be placed, and only as your last card.
+
+Only the owner knows what a face-down tokkuri is; the drinker and the owner see a captured one.
+
+Round end: when no one holds a card. Score = captured + bonus cards − 2 for each of your own
+tokkuri still on the table at level 3 or more. Settlement: every player below the top score pays
+the difference to each top scorer; if all tie nobody pays.
+
+Game end: after a settlement where someone's balance is 0 or less, after the agreed number of
+rounds, or after 50 rounds. The highest balance wins (ties share).
+
+Options: deck, start_points, hand_size, rounds, max_rounds, max_tokkuri, tokkuri_level,
+penalty_level, penalty_points.
+""",
+    "ja": """\
+トックリ — 2〜4人。お酒を飲んで、空いたトックリを集めましょう。
+
+カード32枚（標準）。数字カードには数字が1つ以上（9、9+4、1+1+1、2+2+2+2 など）。
+1~3 のカードは 1・2・3 から値を選べます。ダミートックリ3枚とやっかいなトックリ1枚には
+数字がありません。すべてのカードの裏には残量10段のトックリが描かれています。
+
+準備：所持金はひとり10点。ラウンドごとにカードを混ぜ、スタートプレイヤー（第1ラウンドは
+P0、以後ひとつずつ左へ）から1枚ずつ配って全員7枚にします。残りは山札です。全員が手札から
+1枚を秘密に選び、同時に裏向きで最初のトックリ（T<席>.1、残量10）として出します。
+
+手番（スタートプレイヤーから左回り）では次のどちらか：
+  place <code>  カードを裏向きに自分の前に出し、残量10の新しいトックリにする。
+  drink <code>  数字カードを表向きに使う。数字ごとに別々のトックリ（誰のものでも可）の残量を
+                その数だけ減らす。0 未満にはできない。数字の順に target T<席>.<番号> で選ぶ。
+ちょうど0になったトックリは獲得（裏向きのまま自分の獲得の山へ、1点）。
+ダミーを空けたら表にして捨て札（得点なし）。
+手札が無い人は飛ばされます。手札がある人はパスできません。
+
+特殊カード（飲むときだけ）：
+  9            手札を持つ他の人を選ぶ（victim P<席>）。その人の手札から無作為に1枚を表向きに
+               捨て、その人は山札から1枚引く。手札を持つのが自分だけなら自分の手札から。
+  1~3          値を選ぶ（drink 1~3=2）。使った後に山札から1枚引く。
+  1+1+1、3+3+3 手札を持つ全員が秘密に1枚選び（give <code>）、同時に左隣へ渡す。
+  7+7+7、8+8+8 この飲みでトックリを2つ以上空け、その中にダミーが無ければカードを得る（+1点）。
+  ダミー        トックリとしてしか出せない。やっかいなトックリ：最後の1枚のときだけ出せる。
+
+裏向きのトックリの中身は出した本人だけが知っています。獲得したカードは飲んだ人と持ち主が見ます。
+
+ラウンド終了：全員の手札が無くなったとき。得点 = 獲得したトックリ + ボーナスのカード
+− 自分の前に残った残量3以上のトックリ1本につき2点。最高点の人が勝者で、他の人は差分を
+勝者それぞれに支払います。全員同点なら支払いなし。
+
+ゲーム終了：精算で誰かの所持金が0以下になったとき、決めたラウンド数のあと、または50ラウンド
+のあと。所持金が最も多い人が優勝（同点は全員優勝）。
+
+オプション：deck、start_points、hand_size、rounds、max_rounds、max_tokkuri、tokkuri_level、
+penalty_level、penalty_points。
+""",
+}
+
+
+def action_text(game: Tokkuri, action: int) -> str:
+    g = game
+    if action < 0 or action >= g.num_actions:
+        return f"action {action}"
+    if action < g.a_place:
+        return f"target T{action // g.total}.{action % g.total + 1}"
+    if action < g.a_drink:
+        return f"place {g.codes[action - g.a_place]}"
+    if action < g.a_victim:
+        return g.var_text[action - g.a_drink]
+    if action < g.a_give:
+        return f"victim P{action - g.a_victim}"
+    return f"give {g.codes[action - g.a_give]}"
+
+
+def bottle(level: int, full: int) -> str:
+    """A tokkuri's level as a bar, e.g. ■■■■■□□□□□ for 5 of 10."""
+    if full > 20:
+        return f"{level}/{full}"
+    return "■" * level + "□" * (full - level)
+
+
+def render(state: TokkuriState, seat: int | None = None) -> str:
+    g = state.game
+    o = g.options
+    codes = g.codes
+    N = g.total
+    n = g.num_players
+    full = o["tokkuri_level"]
+    pl = o["penalty_level"]
+    lines = [
+        f"Tokkuri — round {state.round_no} (start P{state.start}) — {state.decision()}",
+        f"Draw deck: {len(state.stock)}   Discard: {' '.join(codes[t] for t in state.discard) or '—'}",
+    ]
+    tally = state.round_scores()
+    for s in range(n):
+        me = " (you)" if s == seat else ""
+        turn = " ◀" if s == state.current_player else ""
+        bonus = " ".join(codes[t] for t in state.bonus[s]) or "—"
+        lines.append(
+            f"P{s}{me}{turn}  balance {state.balances[s]}  hand {len(state.hands[s])}  "
+            f"captured {len(state.captured[s])}  bonus {bonus}  round tally {tally[s]}"
+        )
+        for tid, lv, face in zip(state.table, state.levels, state.faces, strict=True):
+            if tid // N != s:
+                continue
+            card = codes[face] if s == seat else "?"
+            warn = f"  (−{o['penalty_points']} if left)" if lv >= pl else ""
+            lines.append(f"    T{s}.{tid % N + 1} [{card}] {bottle(lv, full)} {lv}{warn}")
+    if seat is not None:
+        hand = " ".join(codes[t] for t in sorted(state.hands[seat])) or "—"
+        lines.append(f"Your hand: {hand}")
+        if state.captured[seat]:
+            lines.append(f"Your captured: {' '.join(codes[t] for t in state.captured[seat])}")
+        if state.pending[seat] >= 0:
+            lines.append(f"Your hidden choice: {codes[state.pending[seat]]}")
+    if state.d_var >= 0:
+        v = state.d_var
+        chosen = ", ".join(f"T{tid // N}.{tid % N + 1}" for tid in state.d_targets) or "none yet"
+        values = "+".join(str(x) for x in g.var_values[v])
+        lines.append(f"Drinking {codes[g.var_type[v]]} ({values}); targets so far: {chosen}")
+    if state.current_player is None:
+        won = ", ".join(f"P{w}" for w in state.winners())
+        lines.append(f"Game over. Balances {state.balances}; winner(s): {won}")
+    elif seat is not None and seat == state.current_player:
+        lines.append("Legal: " + ", ".join(state.action_text(a) for a in state.legal_actions()))
+    return "\n".join(lines)
