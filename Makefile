@@ -9,13 +9,13 @@ STAMP  := $(VENV)/.installed
 $(STAMP): pyproject.toml
 	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install -q --upgrade pip
-	$(BIN)/python -m pip install -q -e ".[dev]"
+	$(BIN)/python -m pip install -q -e ".[server,dev]"
 	@touch $(STAMP)
 
 setup: $(STAMP)
 
 run: $(STAMP)
-	$(BIN)/bodoge play troika --players 4
+	$(BIN)/bodoge serve --host 127.0.0.1 --port 8000 --db sqlite:///bodoge.db
 
 lint: $(STAMP)
 	$(BIN)/ruff check src tests bench

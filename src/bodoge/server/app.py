@@ -1,0 +1,342 @@
+"""The FastAPI app: the lobby API, the table websocket, and the static web client.
+
+The message protocol is documented in docs/protocol.md; this module is its reference server.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import importlib
+import json
+import logging
+import os
+from collections.abc import AsyncIterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Literal
+
+from fastapi import FastAPI, HTTPException, Request, WebSocket, WebSocketDisconnect
+from fastapi.responses import FileResponse, JSONResponse
+from fastapi.staticfiles import StaticFiles
+from pydantic import BaseModel, Field
+
+from bodoge import agents
+from bodoge.core.registry import game_class
+from bodoge.core.registry import games as game_names
+from bodoge.errors import BodogeError
+from bodoge.server.bots import BotPool
+from bodoge.server.storage import Storage
+from bodoge.server.tables import ActionError, Connection, TableManager, TableRuntime, dumps
+
+log = logging.getLogger("bodoge.server")
+
+PROTOCOL = 1
+STATIC = Path(__file__).parent / "static"
+MAX_MESSAGE = 4096  # bytes of one client message; anything longer is refused unread
+WS_MAX_SIZE = 65536  # frames beyond this are closed by the websocket layer itself
+HELLO_TIMEOUT = 20.0
+
+
+def default_workers() -> int:
+    return max(1, min(4, os.cpu_count() or 1))
+
+
+@dataclass
+class ServerConfig:
+    db: str = "sqlite:///bodoge.db"
+    bot_workers: int = field(default_factory=default_workers)
+    bot_budget: float = 5.0  # seconds a bot may think about one move
+    bot_delay: float = 0.5  # pause before each bot move, so that people can follow the play
+    preload: list[str] = field(default_factory=list)  # modules to import first (out-of-tree games/agents)
+
+
+class SeatIn(BaseModel):
+    kind: Literal["human", "bot"]
+    name: str | None = Field(default=None, max_length=40)
+    spec: str | None = Field(default=None, max_length=200)
+
+
+class CreateTableIn(BaseModel):
+    game: str = Field(max_length=64)
+    players: int | None = None
+    options: dict[str, Any] = Field(default_factory=dict)
+    seats: list[SeatIn] = Field(max_length=16)
+
+
+def game_info(name: str) -> dict[str, Any]:
+    cls = game_class(name)
+    try:
+        rules = dict(importlib.import_module(f"bodoge.games.{name}.text").RULES)
+    except (ImportError, AttributeError):
+        rules = {"en": "", "ja": ""}
+    return {
+        "name": name,
+        "title": dict(cls.title),
+        "min_players": cls.min_players,
+        "max_players": cls.max_players,
+        "default_players": cls.default_players,
+        "options": [
+            {
+                "name": spec.name,
+                "default": _default_json(spec),
+                "allowed": spec.allowed,
+                "help": spec.help,
+            }
+            for spec in cls.option_specs
+        ],
+        "rules": rules,
+    }
+
+
+def _default_json(spec: Any) -> Any:
+    """An option's default as JSON (a default may be written in either form: convert it first)."""
+    try:
+        return spec.to_json(spec.convert(spec.default))
+    except (ValueError, TypeError, AttributeError):
+        return spec.default
+
+
+def create_app(config: ServerConfig | None = None) -> FastAPI:
+    config = config or ServerConfig()
+    for module in config.preload:
+        importlib.import_module(module)
+
+    @contextlib.asynccontextmanager
+    async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        storage = await asyncio.to_thread(Storage, config.db)
+        manager = TableManager(
+            storage, BotPool(config.bot_workers, config.bot_budget, config.preload), config.bot_delay
+        )
+        app.state.manager = manager
+        await manager.start()
+        try:
+            yield
+        finally:
+            await manager.close()
+
+    app = FastAPI(title="bodoge", lifespan=lifespan, docs_url="/api/docs", redoc_url=None)
+    app.state.config = config
+
+    def manager_of(request: Request | WebSocket) -> TableManager:
+        manager: TableManager = request.app.state.manager
+        return manager
+
+    async def table_or_404(request: Request, table_id: str) -> TableRuntime:
+        runtime = await manager_of(request).get(table_id)
+        if runtime is None:
+            raise HTTPException(404, f"no table {table_id!r}")
+        return runtime
+
+    @app.get("/", include_in_schema=False)
+    async def lobby_page() -> FileResponse:
+        return FileResponse(STATIC / "index.html")
+
+    @app.get("/t/{table_id}", include_in_schema=False)
+    async def table_page(table_id: str) -> FileResponse:
+        return FileResponse(STATIC / "table.html")
+
+    app.mount("/static", StaticFiles(directory=STATIC), name="static")
+
+    @app.get("/api/health")
+    async def health(request: Request) -> dict[str, Any]:
+        manager = manager_of(request)
+        return {"ok": True, "protocol": PROTOCOL, "tables_loaded": len(manager.tables)}
+
+    @app.get("/api/games")
+    async def list_games() -> list[dict[str, Any]]:
+        return [game_info(name) for name in game_names()]
+
+    @app.get("/api/agents")
+    async def list_agents() -> list[str]:
+        return agents.names()
+
+    @app.get("/api/tables")
+    async def list_tables(request: Request, limit: int = 50) -> dict[str, Any]:
+        limit = max(1, min(limit, 200))
+        manager = manager_of(request)
+        return {
+            "open": await manager.list("playing", limit),
+            "recent": await manager.list("over", limit),
+        }
+
+    @app.post("/api/tables", status_code=201)
+    async def create_table(request: Request, body: CreateTableIn) -> dict[str, Any]:
+        manager = manager_of(request)
+        try:
+            runtime, tokens = await manager.create(
+                body.game, body.players, body.options, [s.model_dump() for s in body.seats]
+            )
+        except (BodogeError, ValueError) as exc:
+            raise HTTPException(400, str(exc)) from None
+        seats = []
+        for seat, token in enumerate(tokens):
+            info = dict(runtime.row.seats[seat], seat=seat)
+            if token is not None:
+                info["token"] = token
+                info["join_url"] = f"/t/{runtime.id}#token={token}"
+            seats.append(info)
+        return {
+            "id": runtime.id,
+            "table": runtime.summary(),
+            "seats": seats,
+            "spectator_url": f"/t/{runtime.id}",
+        }
+
+    @app.get("/api/tables/{table_id}")
+    async def get_table(request: Request, table_id: str) -> dict[str, Any]:
+        return (await table_or_404(request, table_id)).summary()
+
+    @app.get("/api/tables/{table_id}/record")
+    async def get_record(request: Request, table_id: str) -> JSONResponse:
+        runtime = await table_or_404(request, table_id)
+        try:
+            record = runtime.record()
+        except ActionError as exc:
+            raise HTTPException(409, exc.message) from None
+        return JSONResponse(
+            record,
+            headers={
+                "Content-Disposition": f'attachment; filename="bodoge-{runtime.row.game}-{table_id}.json"'
+            },
+        )
+
+    @app.websocket("/ws/tables/{table_id}")
+    async def table_socket(websocket: WebSocket, table_id: str) -> None:
+        await play_socket(manager_of(websocket), websocket, table_id)
+
+    return app
+
+
+def _error(code: str, message: str, **extra: Any) -> str:
+    return dumps({"type": "error", "code": code, "message": message, **extra})
+
+
+async def _receive_text(websocket: WebSocket) -> str | None:
+    """The next text message; None for a binary one. WebSocketDisconnect when the client is gone."""
+    message = await websocket.receive()
+    if message["type"] == "websocket.disconnect":
+        raise WebSocketDisconnect(message.get("code", 1000))
+    text = message.get("text")
+    if text is None:
+        return None
+    return str(text)
+
+
+def _parse(text: str | None) -> tuple[dict[str, Any] | None, str | None]:
+    """A client message as a dict, or (None, an error message as JSON text)."""
+    if text is None:
+        return None, _error("malformed", "messages are JSON text, not binary")
+    if len(text.encode("utf-8", "surrogatepass")) > MAX_MESSAGE:
+        return None, _error("too_large", f"a message is at most {MAX_MESSAGE} bytes")
+    try:
+        message = json.loads(text)
+    except ValueError:
+        return None, _error("malformed", "a message is a JSON object")
+    if not isinstance(message, dict) or not isinstance(message.get("type"), str):
+        return None, _error("malformed", 'a message is a JSON object with a "type"')
+    return message, None
+
+
+async def play_socket(manager: TableManager, websocket: WebSocket, table_id: str) -> None:
+    await websocket.accept()
+    runtime = await manager.get(table_id)
+    if runtime is None:
+        await websocket.send_text(_error("no_table", f"no table {table_id!r}"))
+        await websocket.close(4404)
+        return
+    # The first message says who this is: {"type": "hello", "token": ...}. Without a valid token,
+    # the connection is a spectator.
+    try:
+        text = await asyncio.wait_for(_receive_text(websocket), HELLO_TIMEOUT)
+    except (TimeoutError, WebSocketDisconnect):
+        with contextlib.suppress(Exception):
+            await websocket.close(4408)
+        return
+    hello, problem = _parse(text)
+    if hello is None or hello.get("type") != "hello":
+        await websocket.send_text(problem or _error("malformed", 'the first message is {"type": "hello"}'))
+        await websocket.close(4400)
+        return
+    token = hello.get("token")
+    seat = runtime.seat_of(token if isinstance(token, str) else None)
+    conn = Connection(seat)
+    if token and seat is None:
+        conn.push("error", _error("bad_token", "that token opens no seat here; you are a spectator"))
+    conn.push(
+        "welcome",
+        dumps(
+            {
+                "type": "welcome",
+                "protocol": PROTOCOL,
+                "table": runtime.summary(),
+                "seat": seat,
+                "role": "spectator" if seat is None else "player",
+            }
+        ),
+    )
+    runtime.attach(conn)
+    sender = asyncio.create_task(_send_loop(websocket, conn))
+    try:
+        while not conn.closed:
+            text = await _receive_text(websocket)
+            message, problem = _parse(text)
+            if message is None:
+                conn.push("error", problem or "")
+                continue
+            kind = message["type"]
+            if kind == "ping":
+                conn.push("pong", dumps({"type": "pong", "seq": runtime.seq}))
+            elif kind == "action":
+                await _action(runtime, conn, message)
+            elif kind == "hello":
+                conn.push("error", _error("malformed", "hello is only the first message"))
+            else:
+                conn.push("error", _error("malformed", f"unknown message type {kind[:40]!r}"))
+    except WebSocketDisconnect:
+        pass
+    finally:
+        runtime.detach(conn)
+        sender.cancel()
+        with contextlib.suppress(BaseException):
+            await sender
+        with contextlib.suppress(Exception):
+            await websocket.close()
+
+
+async def _action(runtime: TableRuntime, conn: Connection, message: dict[str, Any]) -> None:
+    action = message.get("action")
+    seq = message.get("seq")
+    if conn.seat is None:
+        conn.push("error", _error("spectator", "spectators take no actions", action=_echo(action)))
+        return
+    if seq is not None and (isinstance(seq, bool) or not isinstance(seq, int)):
+        conn.push("error", _error("malformed", '"seq" is the move number of the view acted on'))
+        return
+    if isinstance(action, bool) or not isinstance(action, int):
+        conn.push("error", _error("malformed", '"action" is an integer action id', action=_echo(action)))
+        return
+    try:
+        await runtime.submit(conn.seat, action, seq)
+    except ActionError as exc:
+        conn.push("error", _error(exc.code, exc.message, action=_echo(action)))
+
+
+def _echo(value: Any) -> Any:
+    """The client's own action back in an error, if small (so a client can tell which failed)."""
+    return value if isinstance(value, int) and not isinstance(value, bool) and abs(value) < 2**31 else None
+
+
+async def _send_loop(websocket: WebSocket, conn: Connection) -> None:
+    try:
+        while True:
+            await conn.wake.wait()
+            conn.wake.clear()
+            while conn.outbox:
+                _kind, text = conn.outbox.popleft()
+                await websocket.send_text(text)
+            if conn.closed:
+                await websocket.close(1008)
+                return
+    except Exception:
+        conn.closed = True

@@ -1,0 +1,213 @@
+"""Bots at tables: agents run in worker processes, on their seat's view, under a time budget.
+
+The event loop never runs an agent. `BotPool.act` hands a worker the game (by name and options),
+the agent spec and `view(seat)` — nothing else, so a bot knows exactly what its seat knows — and
+waits for the answer at most `budget` seconds. A worker that overruns is killed and replaced, and
+the seat plays a uniformly random legal action instead (the move must not hold the table up).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import importlib
+import json
+import logging
+import multiprocessing
+import multiprocessing.connection
+import random
+import secrets
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+log = logging.getLogger("bodoge.server")
+
+
+@dataclass(frozen=True)
+class BotMove:
+    action: int
+    fallback: str | None  # why the random fallback was played, or None
+
+
+def _worker_main(conn: multiprocessing.connection.Connection, preload: Sequence[str]) -> None:
+    """A bot worker: answer (game, players, options, spec, view, seed) with an action id."""
+    import bodoge
+    from bodoge import agents
+    from bodoge.core.registry import games as game_names
+
+    for module in preload:
+        importlib.import_module(module)
+    game_names()  # import every game now, not during someone's first move
+    conn.send(("ready", None))
+    games: dict[tuple[str, int, str], Any] = {}
+    made: dict[str, Any] = {}
+    while True:
+        try:
+            task = conn.recv()
+        except (EOFError, OSError):
+            return
+        if task is None:
+            return
+        try:
+            name, players, options, spec, view, seed = task
+            key = (name, players, json.dumps(options, sort_keys=True))
+            game = games.get(key)
+            if game is None:
+                game = games[key] = bodoge.make(name, players, **options)
+            agent = made.get(spec)
+            if agent is None:
+                agent = made[spec] = agents.make(spec)
+            action = agent.act(game, view, random.Random(seed))
+            conn.send(("ok", int(action)))
+        except Exception as exc:  # reported to the server, which plays the fallback
+            conn.send(("error", f"{type(exc).__name__}: {exc}"))
+
+
+class _Worker:
+    def __init__(self, ctx: Any, preload: Sequence[str]) -> None:
+        self.conn, child = ctx.Pipe(duplex=True)
+        self.process = ctx.Process(target=_worker_main, args=(child, list(preload)), daemon=True)
+        self.process.start()
+        child.close()
+
+    def kill(self) -> None:
+        with contextlib.suppress(Exception):
+            self.process.kill()
+        with contextlib.suppress(Exception):
+            self.conn.close()
+        with contextlib.suppress(Exception):
+            self.process.join(timeout=5)
+
+
+class BotPool:
+    """A fixed number of worker processes (spawned: nothing of the server's memory is shared)."""
+
+    def __init__(self, workers: int, budget: float, preload: Sequence[str] = ()) -> None:
+        self.size = max(1, workers)
+        self.budget = budget
+        self.preload = list(preload)
+        self._ctx = multiprocessing.get_context("spawn")
+        self._idle: asyncio.Queue[_Worker] | None = None
+        self._all: list[_Worker] = []
+        self._starting: set[asyncio.Task[None]] = set()
+        self.closing = False
+        self.moves = 0
+        self.fallbacks = 0
+
+    async def start(self) -> None:
+        """Start the workers in the background; a move waits for the first one ready."""
+        self._idle = asyncio.Queue()
+        self.closing = False
+        for _ in range(self.size):
+            self._replace()
+
+    def _replace(self) -> None:
+        task = asyncio.create_task(self._add_worker())
+        self._starting.add(task)
+        task.add_done_callback(self._starting.discard)
+
+    async def _add_worker(self) -> None:
+        """Spawn a worker and offer it for moves once it says it is ready (its imports done), so
+        that no move's time budget is spent on a worker's start."""
+        assert self._idle is not None
+        delay = 1.0
+        while not self.closing:
+            worker = await asyncio.to_thread(self._spawn)
+            ready = await asyncio.to_thread(_wait_ready, worker, 300.0)
+            if ready and not self.closing:
+                self._idle.put_nowait(worker)
+                return
+            log.error("a bot worker did not start; trying again in %g s", delay)
+            await asyncio.to_thread(worker.kill)
+            with contextlib.suppress(ValueError):
+                self._all.remove(worker)
+            await asyncio.sleep(delay)
+            delay = min(delay * 2, 60.0)
+
+    def _spawn(self) -> _Worker:
+        worker = _Worker(self._ctx, self.preload)
+        self._all.append(worker)
+        return worker
+
+    async def close(self) -> None:
+        # Workers hold no state worth keeping (a bot's move is recomputed after a restart): stop
+        # them at once, even one still starting or thinking.
+        self.closing = True
+        for task in list(self._starting):
+            task.cancel()
+        workers, self._all = self._all, []
+        await asyncio.to_thread(_kill_all, workers)
+
+    async def act(
+        self, game: str, players: int, options: dict[str, Any], spec: str, view: dict[str, Any]
+    ) -> BotMove:
+        """The bot's action for `view`, or a random legal one if it fails or overruns its budget."""
+        assert self._idle is not None, "BotPool.start() was not awaited"
+        legal = [a["id"] for a in view.get("legal_actions", ())]
+        if not legal:
+            raise ValueError("the view asks this seat for no decision")
+        worker = await self._idle.get()
+        loop = asyncio.get_running_loop()
+        answer: asyncio.Future[Any] = loop.create_future()
+
+        def readable() -> None:
+            if answer.done():
+                return
+            try:
+                answer.set_result(worker.conn.recv())
+            except Exception as exc:  # the worker died
+                answer.set_exception(exc)
+
+        reason: str | None = None
+        fd = -1
+        try:
+            worker.conn.send((game, players, options, spec, view, secrets.randbits(64)))
+            fd = worker.conn.fileno()
+            loop.add_reader(fd, readable)
+            kind, value = await asyncio.wait_for(answer, self.budget)
+        except TimeoutError:
+            reason = f"no answer within the time budget of {self.budget:g} s"
+        except Exception as exc:
+            reason = f"the bot worker failed: {exc}"
+        else:
+            if kind != "ok":
+                reason = f"the bot failed: {value}"
+            elif value not in legal:
+                reason = f"the bot chose {value!r}, which is not legal"
+        finally:
+            if fd >= 0:
+                loop.remove_reader(fd)
+        if reason is None:
+            self._idle.put_nowait(worker)
+            self.moves += 1
+            return BotMove(int(value), None)
+        # A worker in an unknown state is never reused: kill it and start a fresh one.
+        if kind_is_error(reason) and worker.process.is_alive():
+            self._idle.put_nowait(worker)
+        else:
+            await asyncio.to_thread(worker.kill)
+            with contextlib.suppress(ValueError):
+                self._all.remove(worker)
+            self._replace()
+        self.moves += 1
+        self.fallbacks += 1
+        log.warning("bot %s: %s; playing a random legal action", spec, reason)
+        return BotMove(random.SystemRandom().choice(legal), reason)
+
+
+def _wait_ready(worker: _Worker, timeout: float) -> bool:
+    try:
+        return bool(worker.conn.poll(timeout)) and worker.conn.recv() == ("ready", None)
+    except (EOFError, OSError):
+        return False
+
+
+def _kill_all(workers: list[_Worker]) -> None:
+    for worker in workers:
+        worker.kill()
+
+
+def kind_is_error(reason: str) -> bool:
+    """The agent raised or chose badly, but the worker answered and is ready for more."""
+    return reason.startswith(("the bot failed", "the bot chose"))

@@ -1,0 +1,271 @@
+// The lobby: the games and their rules, the new-table form, join links, and the list of tables.
+"use strict";
+
+let GAMES = [];
+let AGENTS = [];
+
+function gameByName(name) {
+  return GAMES.find((g) => g.name === name);
+}
+
+function selectedGame() {
+  return gameByName(document.getElementById("game").value);
+}
+
+function defaultBot() {
+  return AGENTS.includes("heuristic") ? "heuristic" : AGENTS[0] || "random";
+}
+
+function firstLine(text) {
+  const lines = (text || "").split("\n").map((l) => l.trim()).filter((l) => l && !l.startsWith("#"));
+  return lines[0] || "";
+}
+
+function renderGameSelect() {
+  const select = document.getElementById("game");
+  const keep = select.value;
+  clear(select);
+  for (const game of GAMES) {
+    select.append(el("option", { value: game.name }, `${pick(game.title)} (${game.name})`));
+  }
+  if (keep && gameByName(keep)) select.value = keep;
+}
+
+function renderPlayers() {
+  const game = selectedGame();
+  const select = document.getElementById("players");
+  const keep = Number(select.value);
+  clear(select);
+  if (!game) return;
+  for (let n = game.min_players; n <= game.max_players; n++) {
+    select.append(el("option", { value: n }, String(n)));
+  }
+  select.value = keep >= game.min_players && keep <= game.max_players ? keep : game.default_players;
+  document.getElementById("game-rules-short").textContent = firstLine(pick(game.rules));
+}
+
+function renderOptions() {
+  const game = selectedGame();
+  const box = clear(document.getElementById("options"));
+  document.getElementById("options-box").hidden = !game || game.options.length === 0;
+  if (!game) return;
+  for (const option of game.options) {
+    const id = "opt-" + option.name;
+    box.append(
+      el(
+        "div",
+        { class: "row option" },
+        el("label", { for: id, title: option.help }, option.name),
+        el("input", {
+          id,
+          name: option.name,
+          class: "option-input",
+          value: JSON.stringify(option.default),
+          dataset: { default: JSON.stringify(option.default) },
+        }),
+        el("span", { class: "muted small" }, `${option.help} — ${option.allowed}`),
+      ),
+    );
+  }
+}
+
+function seatRow(i) {
+  const kind = el(
+    "select",
+    { class: "seat-kind", dataset: { seat: i }, "aria-label": `${t("seat")} ${i}` },
+    el("option", { value: "human" }, t("human")),
+    AGENTS.map((a) => el("option", { value: "bot:" + a }, `${t("bot")}: ${a}`)),
+  );
+  kind.value = i === 0 ? "human" : "bot:" + defaultBot();
+  const name = el("input", {
+    class: "seat-name",
+    maxlength: 40,
+    placeholder: i === 0 ? t("you") : "",
+    "aria-label": `${t("name")} ${i}`,
+  });
+  return el("div", { class: "row seat-row", dataset: { seat: i } }, el("span", { class: "seat-label" }, `P${i}`), kind, name);
+}
+
+function renderSeats() {
+  const n = Number(document.getElementById("players").value) || 0;
+  const box = document.getElementById("seats");
+  const old = [...box.querySelectorAll(".seat-row")].map((row) => ({
+    kind: row.querySelector(".seat-kind").value,
+    name: row.querySelector(".seat-name").value,
+  }));
+  clear(box);
+  for (let i = 0; i < n; i++) {
+    const row = seatRow(i);
+    if (old[i]) {
+      row.querySelector(".seat-kind").value = old[i].kind;
+      row.querySelector(".seat-name").value = old[i].name;
+    }
+    box.append(row);
+  }
+}
+
+function parseOption(text) {
+  try {
+    return JSON.parse(text);
+  } catch (e) {
+    return text.trim();
+  }
+}
+
+async function createTable(event) {
+  event.preventDefault();
+  const button = document.getElementById("create");
+  const errorBox = document.getElementById("create-error");
+  errorBox.hidden = true;
+  const options = {};
+  document.querySelectorAll(".option-input").forEach((input) => {
+    if (input.value.trim() !== "" && input.value.trim() !== input.dataset.default) {
+      options[input.name] = parseOption(input.value);
+    }
+  });
+  const seats = [...document.querySelectorAll(".seat-row")].map((row) => {
+    const kind = row.querySelector(".seat-kind").value;
+    const name = row.querySelector(".seat-name").value.trim() || null;
+    return kind === "human" ? { kind: "human", name } : { kind: "bot", spec: kind.slice(4), name };
+  });
+  const body = {
+    game: document.getElementById("game").value,
+    players: Number(document.getElementById("players").value),
+    options,
+    seats,
+  };
+  button.disabled = true;
+  button.textContent = t("creating");
+  try {
+    const created = await api("/api/tables", {
+      method: "POST",
+      headers: { "Content-Type": "application/json" },
+      body: JSON.stringify(body),
+    });
+    showLinks(created);
+    refreshTables();
+  } catch (e) {
+    errorBox.textContent = e.message;
+    errorBox.hidden = false;
+  } finally {
+    button.disabled = false;
+    button.textContent = t("create");
+  }
+}
+
+function absolute(path) {
+  return new URL(path, location.origin).href;
+}
+
+function linkRow(label, url, seat) {
+  const input = el("input", { class: "link", readonly: true, value: url });
+  const copy = el("button", { type: "button" }, t("copy"));
+  copy.addEventListener("click", async () => {
+    input.select();
+    try {
+      await navigator.clipboard.writeText(url);
+    } catch (e) {
+      document.execCommand("copy");
+    }
+    copy.textContent = t("copied");
+  });
+  return el(
+    "div",
+    { class: "link-row", dataset: seat == null ? {} : { seat } },
+    el("span", { class: "link-label" }, label),
+    input,
+    copy,
+    el("a", { class: seat == null ? "spectator-link" : "join-link", href: url, dataset: seat == null ? {} : { seat } },
+      seat == null ? t("watch") : t("playHere")),
+  );
+}
+
+function showLinks(created) {
+  const box = clear(document.getElementById("links"));
+  for (const seat of created.seats) {
+    if (seat.join_url) {
+      box.append(linkRow(`P${seat.seat} ${seat.name} — ${t("joinLink")}`, absolute(seat.join_url), seat.seat));
+    }
+  }
+  box.append(linkRow(t("spectatorLink"), absolute(created.spectator_url), null));
+  document.getElementById("created").hidden = false;
+  document.getElementById("created").scrollIntoView({ behavior: "smooth", block: "nearest" });
+}
+
+function tableItem(table) {
+  const seats = table.seats
+    .map((s) => `${s.name}${s.kind === "bot" && s.name !== s.spec ? ` (${s.spec})` : ""}${s.connected ? " •" : ""}`)
+    .join(", ");
+  let result = "";
+  if (table.result) {
+    const winners = table.result.winners.map((w) => table.seats[w].name).join(", ") || t("nobody");
+    result = ` — ${t("winners")}: ${winners} (${table.result.scores.join(" / ")})`;
+  }
+  return el(
+    "li",
+    { class: "table-item", dataset: { table: table.id } },
+    el("a", { href: `/t/${table.id}` }, table.status === "over" ? t("view") : t("watch")),
+    " ",
+    el("strong", {}, pick(table.title)),
+    ` ${table.players}P · ${table.moves} ${t("moves")} · ${seats}${result}`,
+  );
+}
+
+async function refreshTables() {
+  try {
+    const lists = await api("/api/tables?limit=30");
+    for (const [key, id] of [["open", "open-tables"], ["recent", "recent-tables"]]) {
+      const box = clear(document.getElementById(id));
+      if (lists[key].length === 0) box.append(el("p", { class: "muted" }, t("none")));
+      else box.append(el("ul", { class: "tables" }, lists[key].map(tableItem)));
+    }
+  } catch (e) {
+    /* the next refresh tries again */
+  }
+}
+
+function renderGameList() {
+  const box = clear(document.getElementById("game-list"));
+  for (const game of GAMES) {
+    box.append(
+      el(
+        "details",
+        { class: "game-rules", dataset: { game: game.name } },
+        el("summary", {}, el("strong", {}, pick(game.title)), ` — ${game.min_players}–${game.max_players} ${t("players")}`),
+        el("pre", { class: "rules" }, pick(game.rules)),
+      ),
+    );
+  }
+}
+
+function renderAll() {
+  renderGameSelect();
+  renderPlayers();
+  renderOptions();
+  renderSeats();
+  renderGameList();
+}
+
+async function start() {
+  setupLangSwitch();
+  [GAMES, AGENTS] = await Promise.all([api("/api/games"), api("/api/agents")]);
+  renderAll();
+  document.getElementById("game").addEventListener("change", () => {
+    renderPlayers();
+    renderOptions();
+    renderSeats();
+  });
+  document.getElementById("players").addEventListener("change", renderSeats);
+  document.getElementById("create-form").addEventListener("submit", createTable);
+  onLangChange(() => {
+    renderGameSelect();
+    renderPlayers();
+    renderSeats();
+    renderGameList();
+    refreshTables();
+  });
+  refreshTables();
+  setInterval(refreshTables, 5000);
+}
+
+start();

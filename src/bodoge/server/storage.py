@@ -1,0 +1,347 @@
+"""Event-sourced storage of tables: one row per table and an append-only log of its actions.
+
+A table is its row (game, players, options, seed, seats, token hashes) plus the actions taken at it,
+in order. Nothing else is stored: the state of a table is always `new_state(seed)` with its logged
+actions replayed, so a restart rebuilds every table exactly (DESIGN.md §6).
+
+SQLAlchemy 2 Core, so any database it speaks works; SQLite (WAL) by default, PostgreSQL by URL.
+All writes go through one `Writer` thread that commits whatever is queued in one transaction (group
+commit): an action's future resolves only once its transaction is committed, and only then is it
+broadcast.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import queue
+import threading
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from sqlalchemy import (
+    BigInteger,
+    Column,
+    Engine,
+    Float,
+    ForeignKey,
+    Integer,
+    MetaData,
+    String,
+    Table,
+    Text,
+    bindparam,
+    create_engine,
+    event,
+    func,
+    insert,
+    select,
+    update,
+)
+from sqlalchemy.engine import make_url
+
+metadata = MetaData()
+
+tables_table = Table(
+    "bodoge_tables",
+    metadata,
+    Column("id", String(32), primary_key=True),
+    Column("game", String(64), nullable=False),
+    Column("rules_version", Integer, nullable=False),
+    Column("players", Integer, nullable=False),
+    Column("options", Text, nullable=False),  # JSON
+    Column("seed", BigInteger, nullable=False),  # secret until the game is over
+    Column("seats", Text, nullable=False),  # JSON: [{"kind": "human"|"bot", "name", "spec"}]
+    Column("token_hashes", Text, nullable=False),  # JSON: [sha256 hex or null (bots)]
+    Column("status", String(16), nullable=False, index=True),  # "playing" | "over"
+    Column("moves", Integer, nullable=False),
+    Column("result", Text, nullable=True),  # JSON {"scores", "winners"} once over
+    Column("created_at", Float, nullable=False),
+    Column("updated_at", Float, nullable=False, index=True),
+)
+
+actions_table = Table(
+    "bodoge_actions",
+    metadata,
+    Column("table_id", String(32), ForeignKey("bodoge_tables.id"), primary_key=True),
+    Column("seq", Integer, primary_key=True),  # 0, 1, 2, ... : the action's index in the game
+    Column("seat", Integer, nullable=False),
+    Column("action", Integer, nullable=False),
+    Column("at", Float, nullable=False),
+)
+
+
+@dataclass
+class TableRow:
+    id: str
+    game: str
+    rules_version: int
+    players: int
+    options: dict[str, Any]
+    seed: int
+    seats: list[dict[str, Any]]
+    token_hashes: list[str | None]
+    status: str = "playing"
+    moves: int = 0
+    result: dict[str, Any] | None = None
+    created_at: float = 0.0
+    updated_at: float = 0.0
+
+    def to_db(self) -> dict[str, Any]:
+        return {
+            "id": self.id,
+            "game": self.game,
+            "rules_version": self.rules_version,
+            "players": self.players,
+            "options": json.dumps(self.options),
+            "seed": self.seed,
+            "seats": json.dumps(self.seats),
+            "token_hashes": json.dumps(self.token_hashes),
+            "status": self.status,
+            "moves": self.moves,
+            "result": None if self.result is None else json.dumps(self.result),
+            "created_at": self.created_at,
+            "updated_at": self.updated_at,
+        }
+
+    @classmethod
+    def from_db(cls, row: Any) -> TableRow:
+        m = row._mapping
+        return cls(
+            id=m["id"],
+            game=m["game"],
+            rules_version=m["rules_version"],
+            players=m["players"],
+            options=json.loads(m["options"]),
+            seed=int(m["seed"]),
+            seats=json.loads(m["seats"]),
+            token_hashes=json.loads(m["token_hashes"]),
+            status=m["status"],
+            moves=m["moves"],
+            result=None if m["result"] is None else json.loads(m["result"]),
+            created_at=m["created_at"],
+            updated_at=m["updated_at"],
+        )
+
+
+@dataclass(frozen=True)
+class LoggedAction:
+    seq: int
+    seat: int
+    action: int
+
+
+@dataclass(frozen=True)
+class Append:
+    """One action to log; `result` set when it ends the game (the row is marked over with it)."""
+
+    table_id: str
+    seq: int
+    seat: int
+    action: int
+    result: dict[str, Any] | None = None
+
+
+def normalize_url(url: str) -> str:
+    """Plain `postgresql://` URLs use psycopg 3 (the driver the `server` extra installs)."""
+    parsed = make_url(url)
+    if parsed.drivername in ("postgresql", "postgres"):
+        parsed = parsed.set(drivername="postgresql+psycopg")
+    return parsed.render_as_string(hide_password=False)
+
+
+class Storage:
+    """Synchronous access to the database (called from the writer thread or worker threads)."""
+
+    def __init__(self, url: str) -> None:
+        self.url = normalize_url(url)
+        self.is_sqlite = self.url.startswith("sqlite")
+        if self.is_sqlite:
+            self.engine: Engine = create_engine(
+                self.url, connect_args={"check_same_thread": False, "timeout": 30}
+            )
+            event.listen(self.engine, "connect", _sqlite_pragmas)
+        else:
+            self.engine = create_engine(self.url, pool_pre_ping=True, pool_size=5, max_overflow=5)
+        metadata.create_all(self.engine)
+
+    def close(self) -> None:
+        self.engine.dispose()
+
+    # -- writes (the writer thread) -------------------------------------------------------------
+
+    def create_table(self, row: TableRow) -> None:
+        with self.engine.begin() as conn:
+            conn.execute(insert(tables_table).values(**row.to_db()))
+
+    def append_actions(self, batch: list[Append]) -> None:
+        """Log the actions in one transaction; all or none. A (table, seq) logged twice fails."""
+        now = time.time()
+        with self.engine.begin() as conn:
+            conn.execute(
+                insert(actions_table),
+                [
+                    {"table_id": a.table_id, "seq": a.seq, "seat": a.seat, "action": a.action, "at": now}
+                    for a in batch
+                ],
+            )
+            # One statement for the whole batch (executemany): a writer thread that makes many
+            # small calls waits for the GIL at each, behind a busy event loop.
+            last: dict[str, Append] = {}
+            for a in batch:
+                last[a.table_id] = a
+            conn.execute(
+                update(tables_table)
+                .where(tables_table.c.id == bindparam("b_id"))
+                .values(moves=bindparam("b_moves"), updated_at=bindparam("b_at")),
+                [{"b_id": a.table_id, "b_moves": a.seq + 1, "b_at": now} for a in last.values()],
+            )
+            for a in last.values():
+                if a.result is not None:
+                    conn.execute(
+                        update(tables_table)
+                        .where(tables_table.c.id == a.table_id)
+                        .values(status="over", result=json.dumps(a.result))
+                    )
+
+    # -- reads ----------------------------------------------------------------------------------
+
+    def load_table(self, table_id: str) -> TableRow | None:
+        with self.engine.connect() as conn:
+            row = conn.execute(select(tables_table).where(tables_table.c.id == table_id)).first()
+        return None if row is None else TableRow.from_db(row)
+
+    def load_actions(self, table_id: str) -> list[LoggedAction]:
+        with self.engine.connect() as conn:
+            rows = conn.execute(
+                select(actions_table.c.seq, actions_table.c.seat, actions_table.c.action)
+                .where(actions_table.c.table_id == table_id)
+                .order_by(actions_table.c.seq)
+            ).all()
+        return [LoggedAction(r.seq, r.seat, r.action) for r in rows]
+
+    def playing_ids(self) -> list[str]:
+        with self.engine.connect() as conn:
+            rows = conn.execute(
+                select(tables_table.c.id)
+                .where(tables_table.c.status == "playing")
+                .order_by(tables_table.c.created_at)
+            ).all()
+        return [r.id for r in rows]
+
+    def list_tables(self, status: str, limit: int) -> list[TableRow]:
+        with self.engine.connect() as conn:
+            rows = conn.execute(
+                select(tables_table)
+                .where(tables_table.c.status == status)
+                .order_by(tables_table.c.updated_at.desc())
+                .limit(limit)
+            ).all()
+        return [TableRow.from_db(r) for r in rows]
+
+    def count_actions(self) -> int:
+        with self.engine.connect() as conn:
+            return int(conn.execute(select(func.count()).select_from(actions_table)).scalar_one())
+
+
+def _sqlite_pragmas(dbapi_conn: Any, _record: Any) -> None:
+    cursor = dbapi_conn.cursor()
+    cursor.execute("PRAGMA journal_mode=WAL")
+    # FULL: a commit is on disk before it returns, so nothing broadcast is ever lost (WAL keeps it fast).
+    cursor.execute("PRAGMA synchronous=FULL")
+    cursor.execute("PRAGMA foreign_keys=ON")
+    cursor.close()
+
+
+_STOP = object()
+
+
+class Writer:
+    """The one thread that writes: it commits everything queued at once (group commit).
+
+    `await writer.append(a)` returns once `a` is committed, or raises what the database raised.
+    """
+
+    def __init__(self, storage: Storage) -> None:
+        self.storage = storage
+        self._queue: queue.Queue[Any] = queue.Queue()
+        self._thread = threading.Thread(target=self._run, name="bodoge-writer", daemon=True)
+        self._thread.start()
+
+    async def append(self, item: Append) -> None:
+        await self._submit("append", item)
+
+    async def create_table(self, row: TableRow) -> None:
+        await self._submit("create", row)
+
+    async def _submit(self, kind: str, item: Any) -> None:
+        loop = asyncio.get_running_loop()
+        future: asyncio.Future[None] = loop.create_future()
+        self._queue.put((kind, item, loop, future))
+        await future
+
+    def close(self) -> None:
+        self._queue.put(_STOP)
+        self._thread.join(timeout=30)
+
+    def _run(self) -> None:
+        while True:
+            first = self._queue.get()
+            if first is _STOP:
+                return
+            jobs = [first]
+            stop = False
+            with contextlib.suppress(queue.Empty):
+                while len(jobs) < 1000:
+                    job = self._queue.get_nowait()
+                    if job is _STOP:
+                        stop = True
+                        break
+                    jobs.append(job)
+            self._handle(jobs)
+            if stop:
+                return
+
+    def _handle(self, jobs: list[Any]) -> None:
+        appends = [job for job in jobs if job[0] == "append"]
+        for job in jobs:
+            if job[0] == "create":
+                self._do(job, lambda row: self.storage.create_table(row))
+        if not appends:
+            return
+        try:
+            self.storage.append_actions([job[1] for job in appends])
+        except Exception:
+            # One bad item must not fail the others: commit them one by one to find it.
+            for job in appends:
+                self._do(job, lambda item: self.storage.append_actions([item]))
+            return
+        for job in appends:
+            _resolve(job, None)
+
+    @staticmethod
+    def _do(job: Any, fn: Callable[[Any], None]) -> None:
+        try:
+            fn(job[1])
+        except Exception as exc:
+            _resolve(job, exc)
+        else:
+            _resolve(job, None)
+
+
+def _resolve(job: Any, exc: BaseException | None) -> None:
+    _kind, _item, loop, future = job
+
+    def done() -> None:
+        if future.done():
+            return
+        if exc is None:
+            future.set_result(None)
+        else:
+            future.set_exception(exc)
+
+    with contextlib.suppress(RuntimeError):  # the loop is closed: nobody waits any more
+        loop.call_soon_threadsafe(done)

@@ -1,0 +1,185 @@
+"""The web client in a real browser: Debian's Chromium driven by Playwright plays a full game of every
+game against bots through the page, downloads the record, and rides out a server crash.
+
+Skipped when Chromium (/usr/bin/chromium: `apt-get install chromium`) or the playwright package is
+missing; `.ci/run` installs both.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import shutil
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+from server_helpers import ProcessServer, create_table, free_port, real_games
+
+import bodoge
+from bodoge.core.registry import game_class
+
+CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
+if not Path(CHROMIUM).exists():
+    pytest.skip("Chromium is not installed (apt-get install chromium)", allow_module_level=True)
+sync_api = pytest.importorskip("playwright.sync_api", reason="the playwright package is not installed")
+
+ARGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
+GAME_TIMEOUT = 300.0  # seconds for one whole game through the page
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    with sync_api.sync_playwright() as p:
+        b = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        yield b
+        b.close()
+
+
+@pytest.fixture(scope="module")
+def live(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ProcessServer]:
+    tmp = tmp_path_factory.mktemp("browser")
+    server = ProcessServer(f"sqlite:///{tmp / 'web.db'}", free_port(), tmp / "serve.log")
+    server.start()
+    yield server
+    server.stop()
+
+
+def short_options(game: str) -> tuple[int, dict[str, str]]:
+    """The fewest players, and one round where the game has rounds: short games for CI."""
+    cls = game_class(game)
+    names = {o.name for o in cls.option_specs}
+    return cls.min_players, ({"rounds": "1"} if "rounds" in names else {})
+
+
+def new_page(browser: Any) -> tuple[Any, list[str]]:
+    context = browser.new_context(accept_downloads=True, viewport={"width": 1280, "height": 900})
+    page = context.new_page()
+    page.set_default_timeout(30_000)
+    errors: list[str] = []
+    page.on("pageerror", lambda exc: errors.append(str(exc)))
+    return page, errors
+
+
+def play_to_the_end(page: Any, rng: random.Random, timeout: float = GAME_TIMEOUT) -> int:
+    """Click random legal actions until the result shows; returns how many were clicked."""
+    deadline = time.monotonic() + timeout
+    clicks = 0
+    enabled = "#actions button.action:not([disabled])"
+    while True:
+        left_ms = max(1000.0, (deadline - time.monotonic()) * 1000)
+        page.wait_for_selector(f"{enabled}, #result:not([hidden])", timeout=left_ms)
+        if page.is_visible("#result"):
+            return clicks
+        buttons = page.query_selector_all(enabled)
+        if not buttons:
+            continue
+        try:
+            rng.choice(buttons).click(timeout=5000)
+        except sync_api.Error:
+            continue  # the view changed under the click; look again
+        clicks += 1
+        assert time.monotonic() < deadline, "the game did not end in time"
+        assert clicks < 2000
+
+
+@pytest.mark.parametrize("game", real_games())
+def test_play_a_full_game_in_the_browser(browser: Any, live: ProcessServer, game: str) -> None:
+    page, errors = new_page(browser)
+    players, options = short_options(game)
+    page.goto(live.url + "/")
+    page.wait_for_selector(f"#game option[value='{game}']", state="attached")
+    page.select_option("#game", game)
+    page.select_option("#players", str(players))
+    if options:
+        page.click("#options-box > summary")
+        for name, value in options.items():
+            page.fill(f"#opt-{name}", value)
+    assert page.locator(".seat-row").count() == players
+    assert page.input_value(".seat-kind[data-seat='0']") == "human"
+    assert page.input_value(".seat-kind[data-seat='1']").startswith("bot:")
+    page.fill(".seat-row[data-seat='0'] .seat-name", "Tester")
+    page.click("#create")
+    page.wait_for_selector(".join-link[data-seat='0']")
+    spectator_url = page.get_attribute(".spectator-link", "href")
+    page.click(".join-link[data-seat='0']")
+    page.wait_for_selector("#status[data-state='live']")
+    watcher, watcher_errors = new_page(browser)
+    watcher.goto(spectator_url)
+    watcher.wait_for_selector("#status[data-state='live']")
+
+    clicks = play_to_the_end(page, random.Random(game))
+    assert clicks > 0
+    assert "Tester" in page.inner_text("#seats")
+    assert page.locator("#log li").count() > 0
+    assert page.inner_text("#winners").strip()
+    with page.expect_download() as download:
+        page.click("#download-record")
+    record = json.loads(Path(download.value.path()).read_text())
+    assert record["game"] == game and record["result"] is not None
+    state = bodoge.replay(record)
+    assert state.is_terminal and record["options"].get("rounds", 1) == 1
+
+    # The spectator saw the same end, and was never offered an action.
+    watcher.wait_for_selector("#result:not([hidden])")
+    assert watcher.locator("#actions button").count() == 0
+    assert "watching" in watcher.inner_text("#who")
+    assert not errors and not watcher_errors
+    page.context.close()
+    watcher.context.close()
+
+
+def test_lobby_lists_tables_and_speaks_japanese(browser: Any, live: ProcessServer) -> None:
+    page, errors = new_page(browser)
+    page.goto(live.url + "/")
+    page.wait_for_selector("#game option", state="attached")
+    page.click("[data-lang='ja']")
+    assert page.inner_text("#create") == "卓を作る"
+    page.wait_for_selector(".table-item")  # the tables the other tests made
+    page.click("[data-lang='en']")
+    assert page.inner_text("#create") == "Create table"
+    assert page.locator(".game-rules").count() == len(real_games())
+    assert not errors
+    page.context.close()
+
+
+@pytest.mark.skipif(not real_games(), reason="no game is registered yet")
+def test_the_page_reconnects_after_a_server_crash(browser: Any, tmp_path: Path) -> None:
+    game = real_games()[0]
+    players, options = short_options(game)
+    server = ProcessServer(f"sqlite:///{tmp_path / 'crash.db'}", free_port(), tmp_path / "serve.log")
+    server.start()
+    try:
+        with httpx.Client(base_url=server.url, timeout=30) as http:
+            seats: list[dict[str, Any]] = [{"kind": "human"}] + [{"kind": "bot", "spec": "random"}] * (
+                players - 1
+            )
+            created = create_table(http, game, seats, **options)
+        page, errors = new_page(browser)
+        page.goto(server.url + created["seats"][0]["join_url"])
+        page.wait_for_selector("#actions button.action:not([disabled])")
+        page.click("#actions button.action >> nth=0")
+        server.kill()
+        page.wait_for_selector("#status[data-state='reconnecting']")
+        server.start()
+        page.wait_for_selector("#status[data-state='live']", timeout=30_000)
+        play_to_the_end(page, random.Random(1))
+        with page.expect_download() as download:
+            page.click("#download-record")
+        assert bodoge.replay(json.loads(Path(download.value.path()).read_text())).is_terminal
+        assert not errors
+        page.context.close()
+    finally:
+        server.stop()
