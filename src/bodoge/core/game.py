@@ -17,6 +17,7 @@ computed once per decision and cached; views, texts and dicts are built only whe
 from __future__ import annotations
 
 import importlib
+import json
 import operator
 import random
 import secrets
@@ -58,6 +59,7 @@ class Game:
         if not self.min_players <= players <= self.max_players:
             raise BadOption("players", players, allowed, f"{self.name} is for {allowed[14:]} players")
         self.num_players: int = players
+        self._options_json: str | None = None
         self.options: dict[str, Any] = opts.resolve(self.option_specs, options)
         self.prepare()
 
@@ -78,8 +80,13 @@ class Game:
     # -- shared ---------------------------------------------------------------------------------
 
     def options_json(self) -> dict[str, Any]:
-        """The options as JSON-ready values (records, views, the server)."""
-        return {spec.name: spec.to_json(self.options[spec.name]) for spec in self.option_specs}
+        """The options as JSON-ready values (records, views, the server); a fresh copy each call."""
+        if self._options_json is None:  # the options never change: convert them once
+            self._options_json = json.dumps(
+                {spec.name: spec.to_json(self.options[spec.name]) for spec in self.option_specs}
+            )
+        loaded: dict[str, Any] = json.loads(self._options_json)
+        return loaded
 
     def new_state(self, seed: int | None = None, deck: Any = None) -> State:
         """The start of a game. Same seed (and deck) -> the same game, bit for bit.
