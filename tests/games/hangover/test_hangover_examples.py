@@ -9,6 +9,7 @@ states them (taking the snack cards from the set-aside pile, so every card stays
 
 from __future__ import annotations
 
+import random
 from typing import Any
 
 import bodoge
@@ -142,7 +143,9 @@ def arrange_and_declare(
 
 
 def last(state: HangoverState, kind: str) -> dict[str, Any]:
-    return [e for e in state.view(None)["log"] if e["type"] == kind][-1]
+    """The facts of the last log event of this kind (its "text" left out)."""
+    event = [e for e in state.view(None)["log"] if e["type"] == kind][-1]
+    return {k: v for k, v in event.items() if k != "text"}
 
 
 def test_ho_e4_must_follow() -> None:
@@ -172,7 +175,9 @@ def test_ho_e5_triangle_beats_plain_under_band_stop_or_flip() -> None:
     play(state, "play B5", "play B5^", "play B1", "play R6")
     assert last(state, "trick") == {
         "type": "trick",
+        "trick": 1,
         "winner": 1,
+        "card": "B5^",
         "sum": 11,
         "own_trick": 1,
         "outcome": "judged",
@@ -266,6 +271,7 @@ def test_ho_e8_the_seeds_example_six_vp() -> None:
         "seat": 2,
         "own_trick": 2,
         "adjusted_sum": 12,
+        "limit": 12,
         "base": 3,
         "flipped": 1,
         "vp": 6,
@@ -468,7 +474,16 @@ def test_ho_e15_face_down_cannot_win_and_the_lead_skips_eliminated() -> None:
     )
     play(state, "play G3", "play G4", "discard G6^", "play G1", "play R7")
     trick = last(state, "trick")
-    assert trick == {"type": "trick", "winner": 2, "sum": 8, "own_trick": 1, "outcome": "out", "bonus": [0]}
+    assert trick == {
+        "type": "trick",
+        "trick": 1,
+        "winner": 2,
+        "card": "G4",
+        "sum": 8,
+        "own_trick": 1,
+        "outcome": "out",
+        "bonus": [0],
+    }
     assert state.scores() == [1, 0, 0, 0, 0]
     assert state.view(None)["tricks_played"][0]["cards"][2] == {"seat": 3, "card": None}
     assert state.view(3)["you"]["face_down"] == ["G6^"]
@@ -545,3 +560,132 @@ def test_ho_e18_winners_at_game_end() -> None:
     for p in range(4):
         state.status[p] = HUNG_OVER
     assert state.winners() == []
+
+
+# -- the log's lines of text ---------------------------------------------------------------------
+
+
+def log_texts(state: HangoverState, seat: int | None, kind: str | None = None) -> list[str]:
+    return [e["text"] for e in state.view(seat)["log"] if kind is None or e["type"] == kind]
+
+
+def test_log_texts_of_a_trick_and_its_judgement() -> None:
+    """HO-E8 as the log tells it: the plays, the trick, the flip and the 6 VP judgement."""
+    state = position(
+        4,
+        {3: ["Y2"], 0: ["Y2^"], 1: ["G5"], 2: ["Y6"]},
+        size=2,
+        leader=3,
+        voids={1: "Y"},
+        tricks={2: 1},
+        vp={2: 2},
+        columns={2: [[], ["-2/+2"], [], []]},
+    )
+    play(state, "play Y2", "play Y2^", "play G5", "play Y6", "flip -2/+2 +2")
+    assert log_texts(state, 0) == [
+        "P3 plays Y2.",
+        "P0 plays Y2^.",
+        "P1 plays G5.",
+        "P2 plays Y6.",
+        "P2 wins trick 1 with Y6 (sum 10): their 2nd trick, judged next.",
+        "P2 flips snack -2/+2 and adds +2.",
+        "P2's 2nd trick: adjusted sum 12, just the drunk limit 12: 3 VP × (1 + 1 snack flipped) = 6 VP.",
+    ]
+
+
+def test_log_texts_of_a_stop_and_a_slide() -> None:
+    """HO-E5 with `stop`: 1 VP, and the unused column 1 slides into column 2."""
+    state = deal(4, {0: ["B5"], 1: ["B5^"], 2: ["B1"], 3: ["R6"]}, snacks={1: ["-1/-2"]}, voids={3: "B"})
+    arrange_and_declare(state, {}, first={1: "-1/-2"})
+    play(state, "play B5", "play B5^", "play B1", "play R6", "stop")
+    assert log_texts(state, 2, "declare")[:1] == ["P0 passes (stays a drinker)."]
+    assert log_texts(state, 2)[-2:] == [
+        "P1 stops flipping snacks.",
+        "P1's 1st trick: sum 11, under the drunk limit 12: 1 VP × (1 + 0 snacks flipped) = 1 VP. "
+        "Their unused column 1 slides into column 2.",
+    ]
+
+
+def test_log_texts_of_hangover_and_the_non_drinker_bonus() -> None:
+    """HO-E13: the trick line says Hangover! and names the non-drinker who gains 1 VP."""
+    state = position(
+        4,
+        {1: ["Y2"], 2: ["Y6^"], 3: ["Y3"], 0: ["Y6"]},
+        size=2,
+        leader=1,
+        status={0: "non_drinker"},
+        tricks={2: 4},
+        vp={0: 6, 2: 5},
+    )
+    play(state, "play Y2", "play Y6^", "play Y3", "play Y6")
+    assert log_texts(state, None, "trick") == [
+        "P2 wins trick 1 with Y6^ (sum 17): their 5th trick. Hangover! P2 is out and cannot win. "
+        "Non-drinker P0 gains 1 VP."
+    ]
+
+
+def test_log_texts_never_name_a_face_down_card_to_others() -> None:
+    """HO-E15: P3's face-down G6^ is named in P3's log only; the non-drinker P2 goes out."""
+    state = position(
+        5,
+        {1: ["G3"], 2: ["G4"], 3: ["G6^"], 4: ["G1"], 0: ["R7"]},
+        size=2,
+        leader=1,
+        voids={0: "G"},
+        status={3: "hung_over", 0: "non_drinker", 2: "non_drinker"},
+        tricks={3: 5},
+    )
+    play(state, "play G3", "play G4", "discard G6^", "play G1", "play R7")
+    assert log_texts(state, 3, "discard") == ["P3 discards G6^ face down."]
+    for seat in (None, 0, 1, 2, 4):
+        assert log_texts(state, seat, "discard") == ["P3 discards a card face down."]
+        assert not any("G6^" in line for line in log_texts(state, seat))
+    assert log_texts(state, None, "trick") == [
+        "P2 wins trick 1 with G4 (sum 8): a non-drinker's first trick, so P2 is out (VP frozen, can still "
+        "win). Non-drinker P0 gains 1 VP."
+    ]
+
+
+def test_log_text_of_the_game_end() -> None:
+    """HO-E16: the end line gives why the game ended, every seat's VP and status, and the winner."""
+    state = e16_state()
+    play(state, "play R1", "play R3", "play R2", "play B2", "play B1", "any", "play Y1", "any", "any")
+    assert state.is_terminal
+    end = [e for e in state.view(1)["log"] if e["type"] == "end"]
+    assert {k: v for k, v in end[0].items() if k != "text"} == {
+        "type": "end",
+        "reason": "no_active_player",
+        "vp": [2, 0, 1],
+        "status": ["out_non_drinker"] * 3,
+        "winners": [0],
+    }
+    assert end[0]["text"] == (
+        "Game over (no active player left). Final VP:\n"
+        "  P0: 2 VP (out non-drinker)\n"
+        "  P1: 0 VP (out non-drinker)\n"
+        "  P2: 1 VP (out non-drinker)\n"
+        "P0 wins."
+    )
+
+
+def test_every_log_event_has_its_text() -> None:
+    """Every event of every view carries its line, made from the event's own facts (so it says no more
+    than they do); others' discards and snack orders stay unnamed."""
+    from bodoge.games.hangover.text import event_text
+
+    game = bodoge.make("hangover", players=4)
+    for seed in range(3):
+        state = game.new_state(seed=seed)
+        rng = random.Random(seed)
+        while not state.is_terminal:
+            state.apply(rng.choice(state.legal_actions()))
+        for seat in (None, 0, 1, 2, 3):
+            log = state.view(seat)["log"]
+            assert log[-1]["type"] == "end" and "Game over" in log[-1]["text"]
+            for e in log:
+                facts = {k: v for k, v in e.items() if k != "text"}
+                assert e["text"] == event_text(facts) and e["text"] != e["type"]
+                if e["type"] == "discard" and e["seat"] != seat:
+                    assert e["text"] == f"P{e['seat']} discards a card face down."
+                if e["type"] == "arrange" and e["seat"] != seat:
+                    assert "/" not in e["text"]

@@ -82,7 +82,8 @@ def hand(s: TokkuriState, seat: int) -> list[str]:
 
 
 def log_of(s: TokkuriState, seat: int | None, event: str) -> list[dict[str, Any]]:
-    return [e for e in s.view(seat)["log"] if e["event"] == event]
+    """The facts of `seat`'s log events of this kind (their "text" left out)."""
+    return [{k: v for k, v in e.items() if k != "text"} for e in s.view(seat)["log"] if e["event"] == event]
 
 
 # -- TK-E1: the deal ------------------------------------------------------------------------------
@@ -729,3 +730,163 @@ def test_drinks_and_targets_match_brute_force(levels: list[int], card: str, seed
         a = rng.choice(sorted(offered))
         del by_id[a - s.game.a_target]
         s.apply(a)
+
+
+# -- the log's lines of text -------------------------------------------------------------------------
+
+
+def texts_of(s: TokkuriState, seat: int | None, *events: str) -> list[str]:
+    return [e["text"] for e in s.view(seat)["log"] if not events or e["event"] in events]
+
+
+def test_log_texts_of_a_bonus_drink_and_captured_faces() -> None:
+    """TK-E6: the drink's levels before and after, the bonus, and captured faces only where seen."""
+    s = position(
+        3,
+        {0: ["7+7+7", "2"], 1: ["3"], 2: ["4"]},
+        table=(("T0.1", "5", 7), ("T1.1", "trouble", 7), ("T2.1", "dummy", 10)),
+    )
+    s.apply("drink 7+7+7")
+    for t in ("T0.1", "T1.1", "T2.1"):
+        s.apply(f"target {t}")
+    resolve = log_of(s, 2, "resolve")
+    assert resolve == [
+        {
+            "event": "resolve",
+            "seat": 0,
+            "card": "7+7+7",
+            "values": [7, 7, 7],
+            "levels": [["T0.1", 0], ["T1.1", 0], ["T2.1", 3]],
+            "bonus": True,
+        }
+    ]
+    assert texts_of(s, 2, "drink", "target", "resolve") == [
+        "P0 plays 7+7+7 to drink.",
+        "P0 chooses T0.1 to drink from.",
+        "P0 chooses T1.1 to drink from.",
+        "P0 chooses T2.1 to drink from.",
+        "P0 drinks 7+7+7 from T0.1, T1.1 and T2.1 (T0.1: 7 → 0, T1.1: 7 → 0, T2.1: 10 → 3). "
+        "Two or more emptied and no dummy: P0 keeps 7+7+7 as a bonus card (+1).",
+    ]
+    assert texts_of(s, 0, "empty") == [
+        "P0 empties T0.1 and captures it (+1): it was 5.",
+        "P0 empties T1.1 and captures it (+1): it was trouble.",
+    ]
+    assert texts_of(s, 1, "empty")[1] == "P0 empties T1.1 and captures it (+1): it was trouble."
+    assert texts_of(s, 2, "empty") == [
+        "P0 empties T0.1 and captures it face down (+1).",
+        "P0 empties T1.1 and captures it face down (+1).",
+    ]
+    assert not any("trouble" in line for line in texts_of(s, 2))
+
+
+def test_log_texts_of_gifts_draws_and_a_random_discard() -> None:
+    """TK-E13 and TK-E10: a gift or a draw is named to those who saw it, and to nobody else."""
+    s = position(
+        3,
+        {0: ["dummy"], 2: ["1+1+1", "5"]},
+        table=(("T0.1", "2", 1), ("T1.1", "3", 4), ("T2.1", "4", 10)),
+        active=2,
+    )
+    s.apply("drink 1+1+1")
+    for t in ("T0.1", "T1.1", "T2.1"):
+        s.apply(f"target {t}")
+    s.apply("give 5")
+    s.apply("give dummy")
+    assert texts_of(s, 0, "give", "gave") == [
+        "P2 chooses a card to pass left, face down.",
+        "P0 chooses dummy to pass left, face down.",
+        "P2 passes 5 to P0.",
+        "P0 passes dummy to P1.",
+    ]
+    assert texts_of(s, 1, "give", "gave") == [
+        "P2 chooses a card to pass left, face down.",
+        "P0 chooses a card to pass left, face down.",
+        "P2 passes a card to P0.",
+        "P0 passes dummy to P1.",
+    ]
+    assert texts_of(s, None, "gave") == ["P2 passes a card to P0.", "P0 passes a card to P1."]
+
+    s = e10()
+    s.apply("drink 9")
+    s.apply("target T1.1")
+    s._forced_steals = [s.game.code_index["8"]]
+    s.apply("victim P1")
+    assert texts_of(s, 1, "victim", "steal", "draw") == [
+        "P0 picks P1: a random card of their hand is discarded.",
+        "P1's 8 is discarded face up at random.",
+        "P1 draws 6.",
+    ]
+    assert texts_of(s, 2, "draw") == ["P1 draws a card."]
+
+
+def test_log_text_of_a_round_end() -> None:
+    """TK-E5: the round scores with their reasons (captured, bonus, penalties), payments, balances."""
+    s = position(
+        2,
+        {1: ["2"]},
+        table=(("T0.1", "6", 2), ("T0.2", "4", 3), ("T0.4", "dummy", 10), ("T1.1", "5", 1)),
+        active=1,
+        captured={0: ["7", "8"], 1: ["9"]},
+        bonus={1: ["8+8+8"]},
+    )
+    s.apply("drink 2")
+    s.apply("target T0.4")
+    assert log_of(s, 0, "score") == [
+        {
+            "event": "score",
+            "round": 1,
+            "round_scores": [-2, 2],
+            "captured": [2, 1],
+            "bonus": [0, 1],
+            "penalised": [2, 0],
+            "penalty": [4, 0],
+            "changes": [-4, 4],
+            "balances": [6, 14],
+            "game_over": False,
+        }
+    ]
+    assert texts_of(s, 0, "score") == [
+        "Round 1 ends. Round scores:\n"
+        "  P0: 2 captured − 4 (2 tokkuri left too full) = −2\n"
+        "  P1: 1 captured + 1 bonus = 2\n"
+        "  P0 pays 4 to P1.\n"
+        "Balances: P0 6 (−4), P1 14 (+4)."
+    ]
+    assert texts_of(s, 0, "round") == ["Round 2 begins; P1 is the start player."]
+
+
+def test_log_text_of_the_game_end() -> None:
+    """TK-E17 and TK-E18: the last settlement says the game is over, why, and who won."""
+    s = position(
+        3,
+        {0: ["1"]},
+        table=(("T1.1", "5", 2),),
+        captured={1: ["2", "3", "4"], 2: ["6"]},
+        balances=[2, 10, 18],
+    )
+    s.apply("drink 1")
+    s.apply("target T1.1")
+    assert log_of(s, None, "score")[-1]["game_over"] is True
+    assert texts_of(s, None, "score")[-1].splitlines()[-3:] == [
+        "  P2 pays 2 to P1.",
+        "Balances: P0 −1 (−3), P1 15 (+5), P2 16 (−2).",
+        "Game over (P0 is bankrupt): P2 wins with 16.",
+    ]
+    s = position(
+        3,
+        {2: ["1"]},
+        table=(("T0.1", "5", 2),),
+        active=2,
+        captured={0: ["2"], 1: ["3"]},
+        balances=[11, 11, 8],
+        round_no=3,
+        rounds=3,
+    )
+    s.apply("drink 1")
+    s.apply("target T0.1")
+    assert texts_of(s, 2, "score")[-1].splitlines()[-3:] == [
+        "  P2 pays 1 to each of P0 and P1.",
+        "Balances: P0 12 (+1), P1 12 (+1), P2 6 (−2).",
+        "Game over: P0 and P1 share the win with 12.",
+    ]

@@ -129,6 +129,39 @@ def test_views_hide_what_a_seat_has_not_seen() -> None:
         s.apply(rng.choice(s.legal_actions()))
 
 
+def test_log_texts_say_only_what_the_seat_saw() -> None:
+    """Every log entry carries its line, made from the entry's own facts; a card the seat did not see
+    (a deal, placement, opening, draw, gift or captured face of another) is never named."""
+    from bodoge.games.tokkuri.text import event_text
+
+    game = bodoge.make("tokkuri", players=3, rounds=2)
+    s = game.new_state(seed=5)
+    rng = random.Random(5)
+    while not s.is_terminal:
+        s.apply(rng.choice(s.legal_actions()))
+    hidden = {
+        "open": "P{seat} chooses a card to open with, face down.",
+        "place": "P{seat} places a tokkuri face down ({tokkuri}).",
+        "draw": "P{seat} draws a card.",
+        "give": "P{seat} chooses a card to pass left, face down.",
+        "gave": "P{seat} passes a card to P{to}.",
+        "deal": "P{seat} is dealt {count} cards.",
+    }
+    unseen = 0
+    for p in [None, 0, 1, 2]:
+        log = s.view(p)["log"]
+        assert log[-1]["event"] == "score" and "Game over" in log[-1]["text"]
+        for e in log:
+            facts = {k: v for k, v in e.items() if k != "text"}
+            assert e["text"] == event_text(facts) and e["text"] != e["event"]
+            if e["event"] in hidden and "card" not in e and "cards" not in e:
+                assert e["text"] == hidden[e["event"]].format(**facts)
+                unseen += 1
+            if e["event"] == "empty" and "card" not in e:
+                assert e["text"].endswith("captures it face down (+1).")
+    assert unseen > 0
+
+
 def test_heuristic_plays_legally_and_beats_random() -> None:
     won = 0.0
     games = 24
@@ -185,6 +218,9 @@ def test_log_entries_are_read_only_and_copies_are_plain() -> None:
     entry = s.view(0)["log"][0]
     with pytest.raises(TypeError, match="read-only"):
         entry["event"] = "x"
+    with pytest.raises(TypeError, match="read-only"):
+        entry["text"] = "x"
+    assert entry["text"] == "Round 1 begins; P0 is the start player."
     assert type(copy.deepcopy(entry)) is dict and pickle.loads(pickle.dumps(entry)) == entry
     before = s.view(1)
     clone = s.clone()

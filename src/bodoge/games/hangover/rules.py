@@ -760,7 +760,33 @@ class HangoverState(State):
             {"seat": (leader + i) % n, "card": None if c < 0 else DRINK_CODES[c]} for i, c in enumerate(cards)
         ]
 
+    def log(self, seat: int | None = None) -> list[dict[str, Any]]:
+        """The events as `seat` saw them, each with its line of text under "text"; built here only,
+        never while playing. A trick event's number is counted along the way."""
+        out = []
+        number = 0
+        for event in self.events:
+            if event[0] == EV_TRICK:
+                number += 1
+            seen = self._event_dict(event, seat, number)
+            seen["text"] = text.event_text(seen)
+            out.append(seen)
+        return out
+
     def _event_view(self, event: tuple[Any, ...], seat: int | None) -> dict[str, Any] | None:
+        number = 0
+        if event[0] == EV_TRICK:  # its trick number: the trick events up to this one
+            for e in self.events:
+                if e[0] == EV_TRICK:
+                    number += 1
+                    if e is event:
+                        break
+        seen = self._event_dict(event, seat, number)
+        seen["text"] = text.event_text(seen)
+        return seen
+
+    def _event_dict(self, event: tuple[Any, ...], seat: int | None, number: int) -> dict[str, Any]:
+        """The facts of one event as `seat` saw them; `number` is a trick event's trick number."""
         g = self.game
         kind = event[0]
         if kind == EV_PLAY:
@@ -772,9 +798,12 @@ class HangoverState(State):
             return out
         if kind == EV_TRICK:
             _, w, total, outcome, k, bonus = event
+            leader, cards, _ = self.past[number - 1]
             return {
                 "type": "trick",
+                "trick": number,
                 "winner": w,
+                "card": DRINK_CODES[cards[(w - leader) % g.num_players]],
                 "sum": total,
                 "own_trick": k,
                 "outcome": OUTCOME_NAMES[outcome],
@@ -792,6 +821,7 @@ class HangoverState(State):
                 "seat": w,
                 "own_trick": k,
                 "adjusted_sum": total,
+                "limit": g.limit,
                 "base": base,
                 "flipped": f,
                 "vp": gain,
@@ -804,7 +834,23 @@ class HangoverState(State):
             if seat == event[1]:
                 out["order"] = [g.snack_codes[d] for d in event[3]]
             return out
-        return {"type": "end"}
+        # EV_END is the last event: the state is final, so its results are the game's
+        return {
+            "type": "end",
+            "reason": self._end_reason(),
+            "vp": list(self.vp),
+            "status": [STATUS_NAMES[s] for s in self.status],
+            "winners": self.winners(),
+        }
+
+    def _end_reason(self) -> str:
+        """Why the game ended (HO-4.8), for the end event."""
+        active = self.status.count(DRINKER) + self.status.count(NON_DRINKER)
+        if active == 0:
+            return "no_active_player"
+        if self.game.end_when_one_active and active <= 1:
+            return "one_active_player"
+        return "hands_empty"
 
     # -- scoring (HO-6) ---------------------------------------------------------------------------
 

@@ -7,7 +7,7 @@ Action texts (spec §4): `arrange -4/+4 +1/+2 -1/-2 +2/+3`, `declare`, `pass`, `
 from __future__ import annotations
 
 import re
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from bodoge.games.hangover.cards import DRINK_CODES, SUIT, SUITS, normalize_snack
 
@@ -134,6 +134,98 @@ def decision(state: HangoverState) -> str:
     if state.status[p] >= r.OUT_NON_DRINKER:
         return f"P{p} discards face down to trick {number} (lead {lead})"
     return f"P{p} plays to trick {number} (lead {lead})"
+
+
+def _nth(k: int) -> str:
+    """1st, 2nd, 3rd, 4th, …, 11th, 12th, 13th, 21st."""
+    suffix = "th" if k % 100 in (11, 12, 13) else {1: "st", 2: "nd", 3: "rd"}.get(k % 10, "th")
+    return f"{k}{suffix}"
+
+
+def _seats(seats: list[int]) -> str:
+    return ", ".join(f"P{q}" for q in seats)
+
+
+_END_REASONS = {
+    "hands_empty": "all cards played",
+    "no_active_player": "no active player left",
+    "one_active_player": "at most one active player left",
+}
+_STATUS_NOTES = {
+    "drinker": "",
+    "non_drinker": " (non-drinker)",
+    "out_non_drinker": " (out non-drinker)",
+    "hung_over": " (hung over: cannot win)",
+}
+
+
+def event_text(e: dict[str, Any]) -> str:
+    """One log event as a line a player reads. It says only what the event dict holds, so a card the
+    seat may not see (another player's face-down discard or snack order) is never named."""
+    kind = e["type"]
+    if kind == "play":
+        return f"P{e['seat']} plays {e['card']}."
+    if kind == "discard":
+        card = e.get("card")
+        return f"P{e['seat']} discards {'a card' if card is None else card} face down."
+    if kind == "trick":
+        w = e["winner"]
+        line = f"P{w} wins trick {e['trick']} with {e['card']} (sum {e['sum']})"
+        outcome = e["outcome"]
+        if outcome == "hangover":
+            line += f": their {_nth(e['own_trick'])} trick. Hangover! P{w} is out and cannot win."
+        elif outcome == "out":
+            line += f": a non-drinker's first trick, so P{w} is out (VP frozen, can still win)."
+        else:
+            line += f": their {_nth(e['own_trick'])} trick, judged next."
+        bonus = e["bonus"]
+        if bonus:
+            each = " each" if len(bonus) > 1 else ""
+            line += f" Non-drinker {_seats(bonus)} gain{'s' if len(bonus) == 1 else ''} 1 VP{each}."
+        return line
+    if kind == "flip":
+        return f"P{e['seat']} flips snack {e['snack']} and adds {e['value']:+d}."
+    if kind == "stop":
+        return f"P{e['seat']} stops flipping snacks."
+    if kind == "judge":
+        total, limit, f = e["adjusted_sum"], e["limit"], e["flipped"]
+        band = (
+            f"under the drunk limit {limit}"
+            if total < limit
+            else f"just the drunk limit {limit}"
+            if total == limit
+            else f"over the drunk limit {limit}"
+        )
+        snacks = f"{f} snack{'' if f == 1 else 's'}"
+        line = (
+            f"P{e['seat']}'s {_nth(e['own_trick'])} trick: {'adjusted ' if f else ''}sum {total}, {band}: "
+            f"{e['base']} VP × (1 + {snacks} flipped) = {e['vp']} VP."
+        )
+        if e["slid"]:
+            k = e["own_trick"]
+            line += f" Their unused column {k} slides into column {k + 1}."
+        return line
+    if kind == "declare":
+        if e["non_drinker"]:
+            return f"P{e['seat']} declares non-drinker."
+        return f"P{e['seat']} passes (stays a drinker)."
+    if kind == "arrange":
+        order = e.get("order")
+        line = f"P{e['seat']} arranges their snack cards face down into columns"
+        return line + ("." if order is None else f" (order {' '.join(order)}).")
+    if kind == "end":
+        lines = [f"Game over ({_END_REASONS.get(e['reason'], e['reason'])}). Final VP:"]
+        for q, (vp, status) in enumerate(zip(e["vp"], e["status"], strict=True)):
+            lines.append(f"  P{q}: {vp} VP{_STATUS_NOTES.get(status, '')}")
+        winners = e["winners"]
+        if not winners:
+            lines.append("Nobody wins: every player hung over.")
+        elif len(winners) == 1:
+            lines.append(f"P{winners[0]} wins.")
+        else:
+            lines.append(f"{_seats(winners)} share the win.")
+        return "\n".join(lines)
+    return kind
 
 
 def _card(c: int) -> str:

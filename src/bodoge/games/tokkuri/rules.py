@@ -25,6 +25,7 @@ from bodoge.core import options as opts
 from bodoge.core.game import Game, State
 from bodoge.errors import BadOption
 from bodoge.games.tokkuri import cards as C
+from bodoge.games.tokkuri.text import event_text
 
 NUMBER, DUMMY, TROUBLE = 0, 1, 2
 NO_EFFECT, DISCARD, DRAW, PASS, BONUS = 0, 1, 2, 3, 4
@@ -704,7 +705,16 @@ class TokkuriState(State):
         delta = settle(scores)
         self.balances = [b + d for b, d in zip(self.balances, delta, strict=True)]
         self.last_round_scores = scores
-        self.events.append(("score", self.round_no, tuple(scores), tuple(self.balances)))
+        self.events.append(
+            (
+                "score",
+                self.round_no,
+                tuple(scores),
+                tuple(self.balances),
+                tuple(map(len, self.captured)),
+                tuple(map(len, self.bonus)),
+            )
+        )
         r = self.round_no
         o = g.options
         if min(self.balances) <= 0 or r == o["rounds"] or r >= o["max_rounds"]:
@@ -828,6 +838,12 @@ class TokkuriState(State):
         return entries.copy()
 
     def _event_view(self, event: tuple[Any, ...], seat: int | None) -> dict[str, Any] | None:
+        """The event's facts as `seat` saw them, and under "text" a line saying just those facts."""
+        seen = self._event_dict(event, seat)
+        seen["text"] = event_text(seen)
+        return seen
+
+    def _event_dict(self, event: tuple[Any, ...], seat: int | None) -> dict[str, Any]:
         g = self.game
         codes = g.codes
         tag = event[0]
@@ -868,6 +884,7 @@ class TokkuriState(State):
                 "event": "resolve",
                 "seat": p,
                 "card": codes[g.var_type[v]],
+                "values": list(g.var_values[v]),
                 "levels": [
                     [f"T{tid // N}.{tid % N + 1}", lv] for tid, lv in zip(targets, new_levels, strict=True)
                 ],
@@ -895,11 +912,21 @@ class TokkuriState(State):
         if tag == "stuck":
             return {"event": "stuck"}
         if tag == "score":
+            _, r, scores, balances, captured, bonus = event
+            pp = g.options["penalty_points"]
+            penalty = [c + b - x for c, b, x in zip(captured, bonus, scores, strict=True)]
             return {
                 "event": "score",
-                "round": event[1],
-                "round_scores": list(event[2]),
-                "balances": list(event[3]),
+                "round": r,
+                "round_scores": list(scores),
+                "captured": list(captured),
+                "bonus": list(bonus),
+                "penalised": [x // pp if pp else 0 for x in penalty],
+                "penalty": penalty,
+                "changes": settle(list(scores)),
+                "balances": list(balances),
+                # a later round's events follow every score but the last one of the game
+                "game_over": self.current_player is None and self.events[-1] is event,
             }
         raise AssertionError(f"unknown event {event!r}")
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from bodoge.games.tokkuri.rules import Tokkuri, TokkuriState
@@ -156,6 +156,119 @@ def action_text(game: Tokkuri, action: int) -> str:
     if action < g.a_give:
         return f"victim P{action - g.a_victim}"
     return f"give {g.codes[action - g.a_give]}"
+
+
+def _and(items: list[str]) -> str:
+    if len(items) <= 2:
+        return " and ".join(items)
+    return ", ".join(items[:-1]) + " and " + items[-1]
+
+
+def _minus(x: int) -> str:
+    return f"−{-x}" if x < 0 else str(x)
+
+
+def _signed(x: int) -> str:
+    return f"+{x}" if x > 0 else f"−{-x}" if x < 0 else "±0"
+
+
+def event_text(e: dict[str, Any]) -> str:
+    """One log event as a line a player reads. It says only what the event dict holds, so a card the
+    seat did not see (another player's deal, placement, draw or gift, a captured face) stays unnamed."""
+    tag = e["event"]
+    card = e.get("card")
+    if tag == "round":
+        return f"Round {e['round']} begins; P{e['start']} is the start player."
+    if tag == "deal":
+        cards = e.get("cards")
+        line = f"P{e['seat']} is dealt {e['count']} cards"
+        return line + ("." if cards is None else f": {' '.join(cards)}.")
+    s = e.get("seat")
+    if tag == "open":
+        what = "a card" if card is None else card
+        return f"P{s} chooses {what} to open with, face down."
+    if tag == "opened":
+        return "Everyone's first tokkuri goes on the table face down at once."
+    if tag == "place":
+        if card is None:
+            return f"P{s} places a tokkuri face down ({e['tokkuri']})."
+        return f"P{s} places {card} face down as tokkuri {e['tokkuri']}."
+    if tag == "drink":
+        values = "+".join(map(str, e["values"]))
+        return f"P{s} plays {card}" + ("" if values == card else f" as {values}") + " to drink."
+    if tag == "target":
+        return f"P{s} chooses {e['tokkuri']} to drink from."
+    if tag == "resolve":
+        values = "+".join(map(str, e["values"]))
+        ids = [tid for tid, _ in e["levels"]]
+        changes = ", ".join(
+            f"{tid}: {lv + x} → {lv}" for (tid, lv), x in zip(e["levels"], e["values"], strict=True)
+        )
+        line = f"P{s} drinks {values} from {_and(ids)} ({changes})."
+        if e["bonus"]:
+            line += f" Two or more emptied and no dummy: P{s} keeps {card} as a bonus card (+1)."
+        return line
+    if tag == "empty":
+        tid = e["tokkuri"]
+        if e["dummy"]:
+            return f"P{s} empties {tid}: a dummy, discarded face up (no point)."
+        if card is None:
+            return f"P{s} empties {tid} and captures it face down (+1)."
+        return f"P{s} empties {tid} and captures it (+1): it was {card}."
+    if tag == "victim":
+        return f"P{s} picks P{e['victim']}: a random card of their hand is discarded."
+    if tag == "steal":
+        return f"P{s}'s {card} is discarded face up at random."
+    if tag == "draw":
+        return f"P{s} draws {'a card' if card is None else card}."
+    if tag == "give":
+        return f"P{s} chooses {'a card' if card is None else card} to pass left, face down."
+    if tag == "gave":
+        return f"P{s} passes {'a card' if card is None else card} to P{e['to']}."
+    if tag == "skip":
+        return f"P{s} has no legal move and is skipped."
+    if tag == "stuck":
+        return "Nobody holding cards can move: the round ends."
+    if tag == "score":
+        return _score_text(e)
+    return tag
+
+
+def _score_text(e: dict[str, Any]) -> str:
+    lines = [f"Round {e['round']} ends. Round scores:"]
+    for q, score in enumerate(e["round_scores"]):
+        parts = [f"{e['captured'][q]} captured"]
+        if e["bonus"][q]:
+            parts.append(f"+ {e['bonus'][q]} bonus")
+        if e["penalty"][q]:
+            k = e["penalised"][q]
+            left = f" ({k} tokkuri left too full)" if k else ""
+            parts.append(f"− {e['penalty'][q]}{left}")
+        lines.append(f"  P{q}: {' '.join(parts)} = {_minus(score)}")
+    changes = e["changes"]
+    top = max(e["round_scores"])
+    if any(changes):
+        payers = [q for q, x in enumerate(e["round_scores"]) if x < top]
+        tops = [q for q, x in enumerate(e["round_scores"]) if x == top]
+        for q in payers:
+            owed = top - e["round_scores"][q]
+            each = "each of " if len(tops) > 1 else ""
+            lines.append(f"  P{q} pays {owed} to {each}{_and([f'P{w}' for w in tops])}.")
+    else:
+        lines.append("  All tie: nobody pays.")
+    balances = ", ".join(
+        f"P{q} {_minus(b)} ({_signed(d)})"
+        for q, (b, d) in enumerate(zip(e["balances"], changes, strict=True))
+    )
+    lines.append(f"Balances: {balances}.")
+    if e["game_over"]:
+        best = max(e["balances"])
+        won = [f"P{q}" for q, b in enumerate(e["balances"]) if b == best]
+        broke = [f"P{q}" for q, b in enumerate(e["balances"]) if b <= 0]
+        why = f" ({_and(broke)} {'is' if len(broke) == 1 else 'are'} bankrupt)" if broke else ""
+        verb = "wins" if len(won) == 1 else "share the win"
+        lines.append(f"Game over{why}: {_and(won)} {verb} with {_minus(best)}.")
+    return "\n".join(lines)
 
 
 def bottle(level: int, full: int) -> str:
