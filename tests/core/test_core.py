@@ -70,10 +70,19 @@ def test_replay_refuses_malformed_records() -> None:
     with pytest.raises(BadRecord, match="format"):
         bodoge.replay({"format": "other/9"})
     with pytest.raises(BadRecord, match="no 'seed'"):
-        bodoge.replay({"format": "bodoge-record/1", "game": "x", "rules_version": 1, "options": {}, "actions": []})
+        bodoge.replay(
+            {"format": "bodoge-record/1", "game": "x", "rules_version": 1, "options": {}, "actions": []}
+        )
     with pytest.raises(BadRecord, match="cannot be made"):
         bodoge.replay(
-            {"format": "bodoge-record/1", "game": "chess", "rules_version": 1, "options": {}, "seed": 1, "actions": []}
+            {
+                "format": "bodoge-record/1",
+                "game": "chess",
+                "rules_version": 1,
+                "options": {},
+                "seed": 1,
+                "actions": [],
+            }
         )
 
 

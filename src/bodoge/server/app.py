@@ -22,6 +22,7 @@ from fastapi.staticfiles import StaticFiles
 from pydantic import BaseModel, Field
 
 from bodoge import agents
+from bodoge.core.records import replay
 from bodoge.core.registry import game_class
 from bodoge.core.registry import games as game_names
 from bodoge.errors import BodogeError
@@ -136,6 +137,10 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
     async def table_page(table_id: str) -> FileResponse:
         return FileResponse(STATIC / "table.html")
 
+    @app.get("/r/{table_id}", include_in_schema=False)
+    async def replay_page(table_id: str) -> FileResponse:
+        return FileResponse(STATIC / "replay.html")
+
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
 
     @app.get("/api/health")
@@ -200,6 +205,33 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
                 "Content-Disposition": f'attachment; filename="bodoge-{runtime.row.game}-{table_id}.json"'
             },
         )
+
+    @app.get("/api/tables/{table_id}/replay")
+    async def get_replay(request: Request, table_id: str, move: int = 0, seat: str = "all") -> dict[str, Any]:
+        """A finished game's position after `move` actions, as `seat` saw it (`view(seat)`), or with
+        every card shown (`seat=all`: every seat's view, and the spectator's). 409 while it runs."""
+        runtime = await table_or_404(request, table_id)
+        try:
+            record = runtime.record()
+        except ActionError as exc:
+            raise HTTPException(409, exc.message) from None
+        moves = len(record["actions"])
+        if not 0 <= move <= moves:
+            raise HTTPException(400, f"move is 0 to {moves}")
+        state = replay({**record, "actions": record["actions"][:move], "result": None})
+        out: dict[str, Any] = {"table": table_id, "game": record["game"], "move": move, "moves": moves}
+        if seat == "all":
+            out["views"] = [state.view(p) for p in range(state.game.num_players)]
+            out["view"] = state.view(None)
+        else:
+            try:
+                p = int(seat)
+            except ValueError:
+                raise HTTPException(400, "seat is a seat number or 'all'") from None
+            if not 0 <= p < state.game.num_players:
+                raise HTTPException(400, f"no seat {p}")
+            out["view"] = state.view(p)
+        return out
 
     @app.websocket("/ws/tables/{table_id}")
     async def table_socket(websocket: WebSocket, table_id: str) -> None:

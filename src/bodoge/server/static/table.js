@@ -20,6 +20,7 @@ let seq = -1; // its move number
 let waiting = false; // an action sent, its answer not yet seen
 let gameInfo = null;
 let stopped = false;
+let pending = ""; // a multi-step choice on the board, its text so far
 
 function seatName(p) {
   const info = table && table.seats[p];
@@ -88,6 +89,7 @@ function handle(message) {
       view = message.view;
       seq = message.seq;
       waiting = false;
+      pending = "";
       render();
       break;
     case "error":
@@ -106,6 +108,7 @@ function showActionError(message) {
   box.textContent = `${t("error")} (${message.code}): ${message.message}`;
   box.hidden = false;
   renderActions();
+  renderBoardPanel();
 }
 
 function send(actionId) {
@@ -113,7 +116,50 @@ function send(actionId) {
   waiting = true;
   document.getElementById("action-error").hidden = true;
   socket.send(JSON.stringify({ type: "action", action: actionId, seq }));
+  pending = "";
   renderActions();
+  renderBoardPanel();
+}
+
+function setPending(text) {
+  pending = text;
+  renderBoardPanel();
+  renderActions();
+}
+
+// The game's own board, when there is one; the generic view stays below (folded) as the fallback.
+function renderBoardPanel() {
+  const panel = document.getElementById("board-panel");
+  const box = clear(document.getElementById("board"));
+  const drawn = view && BOARDS[view.game]
+    ? renderBoard(view.game, view, { seatName, send, pending, setPending, readOnly: waiting })
+    : null;
+  panel.hidden = !drawn;
+  const stateBox = document.getElementById("state-box");
+  if (drawn && !stateBox.dataset.folded) {
+    stateBox.open = false;
+    stateBox.dataset.folded = "1";
+  }
+  if (!drawn) return;
+  box.append(drawn.node);
+  box.dataset.ready = waiting ? "" : "1";
+  const prompt = document.getElementById("board-prompt");
+  const mine = view.legal_actions && view.legal_actions.length > 0;
+  prompt.textContent = view.is_terminal
+    ? t("gameOver")
+    : mine
+      ? `${t("yourDecision")}: ${drawn.prompt || view.decision}`
+      : `${t("waitingFor")} ${seatName(view.current_player)}`;
+  prompt.classList.toggle("my-turn", !!mine);
+  const pend = clear(document.getElementById("board-pending"));
+  pend.hidden = !pending;
+  if (pending) {
+    pend.append(
+      el("span", {}, `${bt("chosen")}: `, el("strong", {}, pending)),
+      " ",
+      el("button", { type: "button", class: "board-btn", id: "board-cancel", onclick: () => setPending("") }, bt("cancel")),
+    );
+  }
 }
 
 function renderTitle() {
@@ -154,8 +200,11 @@ function renderActions() {
   const legal = (view && view.legal_actions) || [];
   filter.hidden = legal.length <= 12;
   const wanted = filter.hidden ? "" : filter.value.trim().toLowerCase();
+  let n = 0;
   for (const action of legal) {
     if (wanted && !action.text.toLowerCase().includes(wanted)) continue;
+    if (pending && !(action.text === pending || action.text.startsWith(pending + " "))) continue;
+    n += 1;
     box.append(
       el(
         "button",
@@ -167,6 +216,7 @@ function renderActions() {
           title: `#${action.id}`,
           onclick: () => send(action.id),
         },
+        n <= 9 ? el("kbd", {}, String(n)) : null,
         action.text,
       ),
     );
@@ -276,10 +326,12 @@ function renderResult() {
   const link = document.getElementById("download-record");
   link.href = `/api/tables/${encodeURIComponent(TABLE_ID)}/record`;
   link.setAttribute("download", `bodoge-${view.game}-${TABLE_ID}.json`);
+  document.getElementById("replay-link").href = `/r/${encodeURIComponent(TABLE_ID)}`;
 }
 
 function render() {
   renderTitle();
+  renderBoardPanel();
   renderDecision();
   renderResult();
   renderView();
@@ -291,6 +343,21 @@ async function start() {
   setupLangSwitch();
   onLangChange(render);
   document.getElementById("action-filter").addEventListener("input", renderActions);
+  document.addEventListener("keydown", (e) => {
+    if (e.target && (e.target.tagName === "INPUT" || e.target.tagName === "TEXTAREA")) return;
+    if (e.key === "Escape" && pending) {
+      setPending("");
+      return;
+    }
+    if (/^[1-9]$/.test(e.key) && !e.ctrlKey && !e.metaKey && !e.altKey) {
+      const buttons = document.querySelectorAll("#actions button.action:not([disabled])");
+      const button = buttons[Number(e.key) - 1];
+      if (button) {
+        e.preventDefault();
+        button.click();
+      }
+    }
+  });
   setStatus("connecting");
   render();
   connect();

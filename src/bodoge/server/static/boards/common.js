@@ -1,0 +1,145 @@
+// Shared board helpers. A board module registers BOARDS[game] = {terms, render(ctx), prompt(ctx)}; the
+// table page and the replay viewer draw a view with it. Clicking maps to legal actions by their text:
+// an element bound to "take 7" is clickable when some legal action is "take 7" (or starts with
+// "take 7 ", then the choice continues step by step: the board shows what is chosen so far).
+"use strict";
+
+const BOARDS = {};
+
+const BOARD_STRINGS = {
+  en: {
+    you: "you", cancel: "Cancel", chosen: "Chosen so far", hand: "Your hand", round: "Round",
+    clickHint: "Click a highlighted item, or use the buttons below (keys 1–9).", endOfRound: "End of round",
+    endOfGame: "End of game", winner: "Winner", score: "Score", noCards: "none", turn: "Turn",
+    watching: "watching", wait: "Waiting for", yourTurn: "Your turn",
+  },
+  ja: {
+    you: "あなた", cancel: "取り消し", chosen: "選択中", hand: "あなたの手札", round: "ラウンド",
+    clickHint: "光っているものをクリック、または下のボタン（1〜9キー）で選んでください。", endOfRound: "ラウンド終了",
+    endOfGame: "ゲーム終了", winner: "勝者", score: "得点", noCards: "なし", turn: "ターン",
+    watching: "観戦中", wait: "待っています：", yourTurn: "あなたの手番",
+  },
+};
+
+function bt(key) {
+  return (BOARD_STRINGS[LANG] && BOARD_STRINGS[LANG][key]) || BOARD_STRINGS.en[key] || key;
+}
+
+const SVG_NS = "http://www.w3.org/2000/svg";
+function svgEl(tag, attrs, ...children) {
+  const node = document.createElementNS(SVG_NS, tag);
+  for (const [k, v] of Object.entries(attrs || {})) if (v != null) node.setAttribute(k, String(v));
+  for (const c of children.flat(Infinity)) {
+    if (c == null || c === false) continue;
+    node.append(c instanceof Node ? c : document.createTextNode(String(c)));
+  }
+  return node;
+}
+
+// The context a board draws with. opts: {seatName(p), send(actionId), pending, setPending(text), readOnly}
+function boardContext(game, view, opts) {
+  const board = BOARDS[game] || {};
+  const legal = opts.readOnly ? [] : view.legal_actions || [];
+  const ctx = {
+    view,
+    legal,
+    pending: opts.pending || "",
+    seat: view.seat,
+    seatName: opts.seatName || ((p) => `P${p}`),
+    T(key) {
+      const terms = board.terms || {};
+      return (terms[LANG] && terms[LANG][key]) || (terms.en && terms.en[key]) || key;
+    },
+    matches(text) {
+      return legal.filter((a) => a.text === text || a.text.startsWith(text + " "));
+    },
+    isLegal(text) {
+      if (ctx.pending && !(text === ctx.pending || text.startsWith(ctx.pending + " "))) return false;
+      return ctx.matches(text).length > 0;
+    },
+    choose(text) {
+      const found = ctx.matches(text);
+      if (!found.length) return;
+      const exact = found.find((a) => a.text === text);
+      if (exact && found.length === 1) opts.send(exact.id);
+      else opts.setPending(text);
+    },
+    // Make node clickable for the action text (or prefix) when it is legal now.
+    bind(node, text) {
+      node.dataset.act = text;
+      if (!ctx.isLegal(text)) return node;
+      node.classList.add("legal");
+      node.setAttribute("tabindex", "0");
+      node.setAttribute("role", "button");
+      node.addEventListener("click", (e) => {
+        e.stopPropagation();
+        ctx.choose(text);
+      });
+      node.addEventListener("keydown", (e) => {
+        if (e.key === "Enter" || e.key === " ") {
+          e.preventDefault();
+          ctx.choose(text);
+        }
+      });
+      return node;
+    },
+    // A button on the board for an action that is no thing on the table ("draw", "pass", "stop").
+    button(label, text, cls) {
+      if (!ctx.isLegal(text)) return null;
+      return ctx.bind(el("button", { type: "button", class: "board-btn " + (cls || "") }, label), text);
+    },
+    refresh() {
+      opts.setPending(ctx.pending);
+    },
+    who(p) {
+      return p === view.seat ? `${ctx.seatName(p)} (${bt("you")})` : ctx.seatName(p);
+    },
+  };
+  return ctx;
+}
+
+function renderBoard(game, view, opts) {
+  const board = BOARDS[game];
+  if (!board) return null;
+  const ctx = boardContext(game, view, opts);
+  const root = el("div", { class: `board board-${game}` });
+  root.append(board.render(ctx));
+  return { node: root, prompt: board.prompt ? board.prompt(ctx) : null, ctx };
+}
+
+// Shared pieces -------------------------------------------------------------------------------------
+
+function playerTag(ctx, p, extra) {
+  const v = ctx.view;
+  const cls = ["ptag"];
+  if (v.current_player === p) cls.push("current");
+  if (p === v.seat) cls.push("mine");
+  if (v.winners && v.winners.includes(p)) cls.push("winner");
+  return el(
+    "div",
+    { class: cls.join(" "), dataset: { seat: p } },
+    el("span", { class: "pname" }, (v.current_player === p ? "▶ " : "") + ctx.who(p)),
+    v.winners && v.winners.includes(p) ? el("span", { class: "badge ok" }, bt("winner")) : null,
+    extra || null,
+  );
+}
+
+function section(title, ...children) {
+  return el("div", { class: "bsec" }, title ? el("div", { class: "bsec-title" }, title) : null, ...children);
+}
+
+// The last round-end / game-end events, as an explanation box.
+function endExplanation(ctx, types, title) {
+  const log = ctx.view.log || [];
+  const wanted = types || ["round_end", "game_end"];
+  const ends = log.filter((e) => wanted.includes(e.type || e.event));
+  if (!ends.length) return null;
+  const shown = ctx.view.is_terminal ? ends.slice(-2) : ends.slice(-1);
+  const heading = title || (ctx.view.is_terminal ? bt("endOfGame") : bt("endOfRound"));
+  return el(
+    "div",
+    { class: "explain" },
+    el("div", { class: "bsec-title" }, heading),
+    shown.map((e) => el("pre", { class: "explain-text" }, eventText(e))),
+  );
+}

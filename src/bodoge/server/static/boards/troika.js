@@ -1,0 +1,106 @@
+// Troika: the mine (face-up tiles and the face-down pool), each container, your hand, hand counts,
+// declarations, the round and chips.
+"use strict";
+
+BOARDS.troika = {
+  terms: {
+    en: {
+      mine: "Mine", pool: "Face-down pool", draw: "Draw", container: "Container", hand: "Hand",
+      declared: "declared Troika", declare: "Declare Troika", chips: "chips", round: "Round",
+      removed: "removed", returned: "returned face down by you", takePrompt: "Take a face-up tile, draw from the pool, return a tile, or declare.",
+      start: "start player", tiles: "tiles", lastRound: "Last round",
+    },
+    ja: {
+      mine: "採掘場", pool: "裏向きの山", draw: "引く", container: "コンテナ", hand: "手札",
+      declared: "トロイカ宣言済み", declare: "トロイカ宣言", chips: "チップ", round: "ラウンド",
+      removed: "除外", returned: "あなたが裏向きで戻した", takePrompt: "表向きのタイルを取る・山から引く・タイルを戻す・宣言する、のどれかを選んでください。",
+      start: "始まりの冒険者", tiles: "枚", lastRound: "前のラウンド",
+    },
+  },
+
+  tile(ctx, n, act, extra) {
+    const hue = Math.round(((n - 1) / 15) * 300);
+    const node = el(
+      "span",
+      { class: "tile" + (extra ? " " + extra : ""), style: `--hue:${hue}`, title: String(n), dataset: { n } },
+      String(n),
+    );
+    return act ? ctx.bind(node, act) : node;
+  },
+
+  prompt(ctx) {
+    const v = ctx.view;
+    if (v.is_terminal) return null;
+    if (ctx.legal.length) return ctx.T("takePrompt");
+    return null;
+  },
+
+  render(ctx) {
+    const v = ctx.view;
+    const T = ctx.T;
+    const root = el("div", { class: "troika" });
+    root.append(
+      el(
+        "div",
+        { class: "binfo" },
+        `${T("round")} ${v.round}/${v.rounds} · ${T("start")}: ${ctx.seatName(v.start_player)}`,
+        v.removed ? ` · ${T("removed")}: ${v.removed}` : "",
+      ),
+    );
+    // The mine: the face-down pool (click to draw) and the face-up tiles.
+    const pool = el(
+      "div",
+      { class: "pool" },
+      el("span", { class: "tile back" }, "?"),
+      el("span", { class: "pool-count" }, `${T("pool")}: ${v.pool_size}`),
+    );
+    ctx.bind(pool, "draw");
+    const faceUp = el("div", { class: "tiles mine-tiles" });
+    v.mine.forEach((n) => faceUp.append(this.tile(ctx, n, `take ${n}`)));
+    root.append(section(T("mine"), el("div", { class: "mine" }, pool, faceUp)));
+    if (v.returned_in_pool && v.returned_in_pool.length) {
+      root.append(el("div", { class: "muted small" }, `${T("returned")}: ${v.returned_in_pool.join(" ")}`));
+    }
+    // Each player: container, hand count, declaration, chips.
+    const players = el("div", { class: "players" });
+    for (let p = 0; p < v.players; p++) {
+      const box = el(
+        "div",
+        { class: "pbox" + (v.current_player === p ? " current" : "") },
+        playerTag(
+          ctx,
+          p,
+          el(
+            "span",
+            { class: "pmeta" },
+            ` · ${T("hand")} ${v.hand_sizes[p]} · ${T("chips")} ${v.chips[p]}`,
+            v.declared[p] ? el("span", { class: "badge" }, T("declared")) : null,
+          ),
+        ),
+      );
+      const cont = el("div", { class: "tiles container" });
+      const sorted = v.containers[p].slice().sort((a, b) => a - b);
+      sorted.forEach((n) => cont.append(this.tile(ctx, n, p === v.seat ? `return container ${n}` : null)));
+      box.append(el("div", { class: "muted small" }, T("container")), cont);
+      players.append(box);
+    }
+    root.append(players);
+    if (v.seat != null) {
+      const hand = el("div", { class: "tiles hand" });
+      (v.hand || []).forEach((n) => hand.append(this.tile(ctx, n, `return hand ${n}`, "inhand")));
+      const declare = ctx.button(T("declare"), "troika", "primary");
+      root.append(section(bt("hand"), hand, declare));
+    }
+    if (v.last_round && v.last_round.text) {
+      root.append(
+        el(
+          "div",
+          { class: "explain" },
+          el("div", { class: "bsec-title" }, v.is_terminal ? bt("endOfGame") : T("lastRound")),
+          el("pre", { class: "explain-text" }, v.last_round.text),
+        ),
+      );
+    }
+    return root;
+  },
+};

@@ -1,0 +1,168 @@
+"""The game boards in a real browser: a full game of each game played by clicking the board itself
+(tiles, cards, bottles, tokens), in English and in Japanese; the language toggle; the replay viewer.
+Screenshots of every board land in artifacts/screenshots/ (not committed) to be looked at.
+
+Skipped when Chromium or the playwright package is missing (as test_server_browser.py).
+"""
+
+from __future__ import annotations
+
+import random
+import shutil
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+from server_helpers import ProcessServer, create_table, free_port
+
+CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
+if not Path(CHROMIUM).exists():
+    pytest.skip("Chromium is not installed (apt-get install chromium)", allow_module_level=True)
+sync_api = pytest.importorskip("playwright.sync_api", reason="the playwright package is not installed")
+
+ARGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
+SHOTS = Path(__file__).resolve().parents[2] / "artifacts" / "screenshots"
+GAME_TIMEOUT = 240.0
+
+# game -> (players, options, language of the page): short games, both languages covered.
+GAMES: dict[str, tuple[int, dict[str, Any], str]] = {
+    "troika": (3, {"rounds": 1}, "en"),
+    "tokkuri": (3, {"rounds": 1}, "ja"),
+    "tottarot": (3, {"target": 1}, "en"),
+    "hangover": (3, {}, "ja"),
+}
+READY = "#board[data-ready='1'] .legal"
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    with sync_api.sync_playwright() as p:
+        b = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        yield b
+        b.close()
+
+
+@pytest.fixture(scope="module")
+def live(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ProcessServer]:
+    tmp = tmp_path_factory.mktemp("boards")
+    server = ProcessServer(f"sqlite:///{tmp / 'web.db'}", free_port(), tmp / "serve.log")
+    server.start()
+    yield server
+    server.stop()
+
+
+def new_page(browser: Any, lang: str, width: int = 1280, height: int = 900) -> tuple[Any, list[str]]:
+    context = browser.new_context(viewport={"width": width, "height": height}, locale="en-US")
+    context.add_init_script(f"localStorage.setItem('bodoge.lang', '{lang}')")
+    page = context.new_page()
+    page.set_default_timeout(30_000)
+    errors: list[str] = []
+    page.on("pageerror", lambda exc: errors.append(str(exc)))
+    return page, errors
+
+
+def shot(page: Any, name: str) -> None:
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(SHOTS / f"{name}.png"), full_page=True)
+
+
+def new_table(live: ProcessServer, game: str, players: int, options: dict[str, Any]) -> dict[str, Any]:
+    seats: list[dict[str, Any]] = [{"kind": "human", "name": "Tester"}]
+    seats += [{"kind": "bot", "spec": "random"}] * (players - 1)
+    with httpx.Client(base_url=live.url, timeout=30) as http:
+        return create_table(http, game, seats, **options)
+
+
+def play_on_the_board(page: Any, rng: random.Random, game: str, lang: str) -> int:
+    """Click random highlighted board elements until the game ends; returns the clicks."""
+    deadline = time.monotonic() + GAME_TIMEOUT
+    clicks = 0
+    shots = {5, 25}
+    while True:
+        left_ms = max(1000.0, (deadline - time.monotonic()) * 1000)
+        page.wait_for_selector(f"{READY}, #result:not([hidden])", timeout=left_ms)
+        if page.is_visible("#result"):
+            return clicks
+        if clicks in shots:
+            shots.discard(clicks)
+            shot(page, f"{game}-{lang}-move{clicks}")
+        targets = page.query_selector_all(READY)
+        if not targets:
+            continue
+        try:
+            rng.choice(targets).click(timeout=5000)
+        except sync_api.Error:
+            continue  # the board was redrawn under the click; look again
+        clicks += 1
+        assert time.monotonic() < deadline, "the game did not end in time"
+        assert clicks < 3000
+
+
+@pytest.mark.parametrize("game", list(GAMES))
+def test_play_a_full_game_by_clicking_the_board(browser: Any, live: ProcessServer, game: str) -> None:
+    players, options, lang = GAMES[game]
+    created = new_table(live, game, players, options)
+    page, errors = new_page(browser, lang)
+    page.goto(live.url + created["seats"][0]["join_url"])
+    page.wait_for_selector("#status[data-state='live']")
+    page.wait_for_selector(f"#board .board-{game}")
+    clicks = play_on_the_board(page, random.Random(game), game, lang)
+    assert clicks > 0
+    page.wait_for_selector("#board .winner, #board .explain")
+    assert page.inner_text("#board-prompt").strip() == (
+        "ゲーム終了です。" if lang == "ja" else "The game is over."
+    )
+    shot(page, f"{game}-{lang}-end")
+    # The replay viewer: step through the finished game from a seat's view and with all cards shown.
+    page.click("#replay-link")
+    page.wait_for_selector(f"#replay-board .board-{game}")
+    moves = int(page.get_attribute("#replay-move", "max"))
+    assert moves > 0
+    page.click("#replay-next")
+    page.wait_for_selector("#replay-pos[data-move='1']")
+    page.select_option("#replay-seat", "all")
+    page.wait_for_selector(f"#replay-board[data-seat='all'] .board-{game} >> nth={players - 1}")
+    page.click("#replay-last")
+    page.wait_for_selector(f"#replay-pos[data-move='{moves}']")
+    shot(page, f"{game}-{lang}-replay-all")
+    page.select_option("#replay-seat", "1")
+    page.wait_for_selector("#replay-board[data-seat='1']")
+    assert page.locator("#replay-board .legal").count() == 0  # a replay is never playable
+    assert not errors
+    page.context.close()
+
+
+def test_language_toggle_and_phone_layout(browser: Any, live: ProcessServer) -> None:
+    created = new_table(live, "troika", 3, {"rounds": 1})
+    page, errors = new_page(browser, "en", width=390, height=844)
+    page.goto(live.url + created["seats"][0]["join_url"])
+    page.wait_for_selector(READY)
+    assert "Container" in page.inner_text("#board")
+    page.click("[data-lang='ja']")
+    page.wait_for_selector("#board :text('コンテナ')")
+    assert "採掘場" in page.inner_text("#board")
+    assert "あなたの手番" in page.inner_text("#board-prompt")
+    # Nothing wider than the phone's screen.
+    width = page.evaluate("document.documentElement.scrollWidth")
+    assert width <= 400, width
+    shot(page, "troika-ja-phone")
+    page.click("[data-lang='en']")
+    page.wait_for_selector("#board :text('Container')")
+    # Keyboard: the digit keys pick a legal action.
+    before = page.inner_text("#board")
+    page.keyboard.press("1")
+    page.wait_for_function("(b) => document.querySelector('#board').innerText !== b", arg=before)
+    assert not errors
+    page.context.close()
