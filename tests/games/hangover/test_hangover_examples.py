@@ -10,10 +10,11 @@ states them (taking the snack cards from the set-aside pile, so every card stays
 from __future__ import annotations
 
 import random
+import re
 from typing import Any
 
 import bodoge
-from bodoge.games.hangover.cards import DRINK_CODES, DRINK_INDEX, SUIT, SUITS
+from bodoge.games.hangover.cards import DRINK_CODES, DRINK_INDEX, SUIT, SUITS, drink_name
 from bodoge.games.hangover.rules import (
     DRINKER,
     HUNG_OVER,
@@ -143,9 +144,9 @@ def arrange_and_declare(
 
 
 def last(state: HangoverState, kind: str) -> dict[str, Any]:
-    """The facts of the last log event of this kind (its "text" left out)."""
+    """The facts of the last log event of this kind (its "text" and "text_ja" left out)."""
     event = [e for e in state.view(None)["log"] if e["type"] == kind][-1]
-    return {k: v for k, v in event.items() if k != "text"}
+    return {k: v for k, v in event.items() if k not in ("text", "text_ja")}
 
 
 def test_ho_e4_must_follow() -> None:
@@ -652,7 +653,7 @@ def test_log_text_of_the_game_end() -> None:
     play(state, "play R1", "play R3", "play R2", "play B2", "play B1", "any", "play Y1", "any", "any")
     assert state.is_terminal
     end = [e for e in state.view(1)["log"] if e["type"] == "end"]
-    assert {k: v for k, v in end[0].items() if k != "text"} == {
+    assert {k: v for k, v in end[0].items() if k not in ("text", "text_ja")} == {
         "type": "end",
         "reason": "no_active_player",
         "vp": [2, 0, 1],
@@ -683,9 +684,147 @@ def test_every_log_event_has_its_text() -> None:
             log = state.view(seat)["log"]
             assert log[-1]["type"] == "end" and "Game over" in log[-1]["text"]
             for e in log:
-                facts = {k: v for k, v in e.items() if k != "text"}
+                facts = {k: v for k, v in e.items() if k not in ("text", "text_ja")}
                 assert e["text"] == event_text(facts) and e["text"] != e["type"]
                 if e["type"] == "discard" and e["seat"] != seat:
                     assert e["text"] == f"P{e['seat']} discards a card face down."
                 if e["type"] == "arrange" and e["seat"] != seat:
                     assert "/" not in e["text"]
+
+
+# -- the log's lines and the decision in Japanese ------------------------------------------------
+
+
+def log_texts_ja(state: HangoverState, seat: int | None, kind: str | None = None) -> list[str]:
+    return [e["text_ja"] for e in state.view(seat)["log"] if kind is None or e["type"] == kind]
+
+
+def test_log_texts_ja_of_a_trick_and_its_judgement() -> None:
+    """HO-E8 in Japanese: the same plays, trick, flip and 6 VP judgement as the English lines."""
+    state = position(
+        4,
+        {3: ["Y2"], 0: ["Y2^"], 1: ["G5"], 2: ["Y6"]},
+        size=2,
+        leader=3,
+        voids={1: "Y"},
+        tricks={2: 1},
+        vp={2: 2},
+        columns={2: [[], ["-2/+2"], [], []]},
+    )
+    play(state, "play Y2", "play Y2^", "play G5", "play Y6")
+    assert state.decision_ja() == "P2は2列目の肴カードを表にできます(合計値10、泥酔値12)"
+    play(state, "flip -2/+2 +2")
+    assert log_texts_ja(state, 0) == [
+        "P3が黄の2を出した。",
+        "P0が黄の2△を出した。",
+        "P1が緑の5を出した。",
+        "P2が黄の6を出した。",
+        "P2が黄の6でトリック1を取った(合計値10)。自分の2トリック目。これから泥酔判定。",
+        "P2が肴カード -2/+2 を表にして+2を加えた。",
+        "P2の2トリック目の泥酔判定: 調整後の合計値12は泥酔値12ちょうど(ジャストリミット)。"
+        "3VP × (1 + 表にした肴カード1枚) = 6VP。",
+    ]
+
+
+def test_log_texts_ja_of_a_slide_hangover_and_the_bonus() -> None:
+    """HO-E5 with `stop` (a slide), HO-E13 (Hangover! and the non-drinker bonus), HO-E15 (a non-drinker
+    goes out; a face-down card named only to its owner)."""
+    state = deal(4, {0: ["B5"], 1: ["B5^"], 2: ["B1"], 3: ["R6"]}, snacks={1: ["-1/-2"]}, voids={3: "B"})
+    arrange_and_declare(state, {}, first={1: "-1/-2"})
+    assert log_texts_ja(state, 2, "declare")[:1] == ["P0はパスした(ドリンカーのまま)。"]
+    assert state.decision_ja() == "P0がトリック1をリードします"
+    play(state, "play B5")
+    assert state.decision_ja() == "P1がトリック1にカードを出します(リードは青の5)"
+    play(state, "play B5^", "play B1", "play R6", "stop")
+    assert log_texts_ja(state, 2)[-2:] == [
+        "P1は肴カードを表にするのをやめた。",
+        "P1の1トリック目の泥酔判定: 合計値11は泥酔値12未満。1VP × (1 + 表にした肴カード0枚) = 1VP。"
+        "使わなかった1列目の肴カードは2列目へスライドする。",
+    ]
+
+    state = position(
+        4,
+        {1: ["Y2"], 2: ["Y6^"], 3: ["Y3"], 0: ["Y6"]},
+        size=2,
+        leader=1,
+        status={0: "non_drinker"},
+        tricks={2: 4},
+        vp={0: 6, 2: 5},
+    )
+    play(state, "play Y2", "play Y6^", "play Y3", "play Y6")
+    assert log_texts_ja(state, None, "trick") == [
+        "P2が黄の6△でトリック1を取った(合計値17)。自分の5トリック目なのでハングオーバー! "
+        "P2は脱落し、勝利できない。下戸のP0が1VPを得る。"
+    ]
+
+    state = position(
+        5,
+        {1: ["G3"], 2: ["G4"], 3: ["G6^"], 4: ["G1"], 0: ["R7"]},
+        size=2,
+        leader=1,
+        voids={0: "G"},
+        status={3: "hung_over", 0: "non_drinker", 2: "non_drinker"},
+        tricks={3: 5},
+    )
+    play(state, "play G3", "play G4")
+    assert state.decision_ja() == "P3がトリック1にカードを裏向きに出します(リードは緑の3)"
+    play(state, "discard G6^", "play G1", "play R7")
+    assert log_texts_ja(state, 3, "discard") == ["P3が緑の6△を裏向きに出した。"]
+    for seat in (None, 0, 1, 2, 4):
+        assert log_texts_ja(state, seat, "discard") == ["P3がカードを1枚裏向きに出した。"]
+        assert not any("緑の6△" in line or "G6^" in line for line in log_texts_ja(state, seat))
+    assert log_texts_ja(state, None, "trick") == [
+        "P2が緑の4でトリック1を取った(合計値8)。下戸が初めてトリックを取ったので、P2は脱落"
+        "(VPは確定、勝利の可能性は残る)。下戸のP0が1VPを得る。"
+    ]
+
+
+def test_log_text_ja_of_the_game_end() -> None:
+    """HO-E16 in Japanese: why the game ended, every seat's VP and status, and the winner."""
+    state = e16_state()
+    play(state, "play R1", "play R3", "play R2", "play B2", "play B1", "any", "play Y1", "any", "any")
+    assert state.is_terminal and state.decision_ja() == "ゲーム終了"
+    assert log_texts_ja(state, 1, "end") == [
+        "ゲーム終了(脱落していないプレイヤーがいなくなった)。最終VP:\n"
+        "  P0: 2VP(脱落した下戸)\n"
+        "  P1: 0VP(脱落した下戸)\n"
+        "  P2: 1VP(脱落した下戸)\n"
+        "P0の勝利。"
+    ]
+    assert log_texts_ja(state, None, "declare") == [
+        "P0が下戸宣言をした。",
+        "P1が下戸宣言をした。",
+        "P2が下戸宣言をした。",
+    ]
+
+
+def test_every_log_event_and_decision_has_its_japanese() -> None:
+    """Random games: every event of every view carries a non-empty "text_ja" made from its own facts,
+    another seat's face-down card or snack order is never named in it, and every decision has its
+    Japanese."""
+    from bodoge.games.hangover.text import event_text_ja
+
+    for players, seed in ((3, 0), (4, 1), (5, 2)):
+        game = bodoge.make("hangover", players=players)
+        state = game.new_state(seed=seed)
+        rng = random.Random(seed)
+        while not state.is_terminal:
+            assert state.decision_ja() and state.decision_ja() != state.decision()
+            state.apply(rng.choice(state.legal_actions()))
+        assert state.decision_ja() == "ゲーム終了"
+        for seat in (None, *range(players)):
+            log = state.view(seat)["log"]
+            assert log[-1]["type"] == "end" and log[-1]["text_ja"].startswith("ゲーム終了")
+            for e in log:
+                facts = {k: v for k, v in e.items() if k not in ("text", "text_ja")}
+                assert e["text_ja"] and e["text_ja"] == event_text_ja(facts) != e["type"]
+                if e["type"] == "discard" and e["seat"] != seat:
+                    assert e["text_ja"] == f"P{e['seat']}がカードを1枚裏向きに出した。"
+                if e["type"] == "arrange" and e["seat"] != seat:
+                    assert "/" not in e["text_ja"]
+            # a face-down card is never shown later: no line of another seat names it
+            lines = "\n".join(e["text_ja"] for e in log)
+            for q in range(players):
+                if q != seat:
+                    for c in state.discards[q]:
+                        assert not re.search(re.escape(drink_name(c, "ja")) + "(?!△)", lines)

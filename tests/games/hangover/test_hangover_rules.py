@@ -338,7 +338,12 @@ def test_setup_decisions_and_texts() -> None:
     assert state.view(1)["seats"][0]["columns"] == [1, 1, 1, 1]
     assert "you" in state.view(0) and state.view(0)["you"]["columns"][0] == ["-2/-3"]
     assert state.view(1)["log"] == [
-        {"type": "arrange", "seat": 0, "text": "P0 arranges their snack cards face down into columns."}
+        {
+            "type": "arrange",
+            "seat": 0,
+            "text": "P0 arranges their snack cards face down into columns.",
+            "text_ja": "P0が肴カードを伏せて列に並べた。",
+        }
     ]
     assert state.view(0)["log"] == [
         {
@@ -346,6 +351,7 @@ def test_setup_decisions_and_texts() -> None:
             "seat": 0,
             "order": ["-2/-3", "+1/+2", "+1/+3", "-1/-2"],
             "text": "P0 arranges their snack cards face down into columns (order -2/-3 +1/+2 +1/+3 -1/-2).",
+            "text_ja": "P0が肴カードを伏せて列に並べた(順に -2/-3 +1/+2 +1/+3 -1/-2)。",
         }
     ]
     state.apply(state.legal_actions()[0])

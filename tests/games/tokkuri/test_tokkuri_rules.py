@@ -82,8 +82,12 @@ def hand(s: TokkuriState, seat: int) -> list[str]:
 
 
 def log_of(s: TokkuriState, seat: int | None, event: str) -> list[dict[str, Any]]:
-    """The facts of `seat`'s log events of this kind (their "text" left out)."""
-    return [{k: v for k, v in e.items() if k != "text"} for e in s.view(seat)["log"] if e["event"] == event]
+    """The facts of `seat`'s log events of this kind (their "text" and "text_ja" left out)."""
+    return [
+        {k: v for k, v in e.items() if k not in ("text", "text_ja")}
+        for e in s.view(seat)["log"]
+        if e["event"] == event
+    ]
 
 
 # -- TK-E1: the deal ------------------------------------------------------------------------------
@@ -290,6 +294,11 @@ def test_tk_e7_777_and_a_dummy_no_bonus(t11_level: int, gain: int) -> None:
         assert s.table == []
     dummy_seen = [e for e in log_of(s, 1, "empty") if e["tokkuri"] == "T2.1"]
     assert dummy_seen == [{"event": "empty", "seat": 0, "tokkuri": "T2.1", "dummy": True, "card": "dummy"}]
+    assert [
+        e["text_ja"] for e in s.view(1)["log"] if e.get("tokkuri") == "T2.1" and e["event"] == "empty"
+    ] == ["P0がT2.1を空けた：ダミートックリなので表にして捨て札へ（得点なし）。"]
+    resolve = [e["text_ja"] for e in s.view(None)["log"] if e["event"] == "resolve"]
+    assert len(resolve) == 1 and "追加で1点" not in resolve[0]
 
 
 # -- TK-E8, TK-E9: several numbers, no dead ends ---------------------------------------------------
@@ -512,6 +521,8 @@ def test_tk_e16_capped_table_with_no_legal_action() -> None:
     )
     s._begin_turn(0)
     assert [e["event"] for e in s.view(None)["log"]][:2] == ["stuck", "score"]
+    assert s.view(None)["log"][0]["text_ja"] == "手札を持つ誰も動けないので、ラウンド終了。"
+    assert "  全員同点：支払いなし。" in s.view(None)["log"][1]["text_ja"].splitlines()
     score = log_of(s, None, "score")[-1]
     assert score["round_scores"] == [2, 2] and score["balances"] == [10, 10]
     assert s.round_no == 2
@@ -527,6 +538,7 @@ def test_tk_4_8_skip_a_player_without_a_legal_action() -> None:
     )
     s._begin_turn(0)
     assert log_of(s, 1, "skip") == [{"event": "skip", "seat": 0}]
+    assert [e["text_ja"] for e in s.view(1)["log"]] == ["P0は出せる手が無いのでパス。"]
     assert s.current_player == 1 and texts(s) == ["drink 2"]
 
 
@@ -889,4 +901,137 @@ def test_log_text_of_the_game_end() -> None:
         "  P2 pays 1 to each of P0 and P1.",
         "Balances: P0 12 (+1), P1 12 (+1), P2 6 (−2).",
         "Game over: P0 and P1 share the win with 12.",
+    ]
+
+
+# -- the log's lines and the decision in Japanese ------------------------------------------------------
+
+
+def texts_ja(s: TokkuriState, seat: int | None, *events: str) -> list[str]:
+    return [e["text_ja"] for e in s.view(seat)["log"] if not events or e["event"] in events]
+
+
+def test_log_texts_ja_of_a_bonus_drink_and_captured_faces() -> None:
+    """TK-E6 in Japanese: the drink, its targets and levels, the bonus, captured faces only where seen."""
+    s = position(
+        3,
+        {0: ["7+7+7", "2"], 1: ["3"], 2: ["4"]},
+        table=(("T0.1", "5", 7), ("T1.1", "trouble", 7), ("T2.1", "dummy", 10)),
+    )
+    assert s.decision_ja() == "P0の手番：トックリを出すか、酒を飲みます"
+    s.apply("drink 7+7+7")
+    assert s.decision_ja() == "P0が「7+7+7」の1個目の数字（7、全3個）で飲むトックリを選びます"
+    for t in ("T0.1", "T1.1", "T2.1"):
+        s.apply(f"target {t}")
+    assert texts_ja(s, 2, "drink", "target", "resolve") == [
+        "P0が「7+7+7」を使って酒を飲む。",
+        "P0が飲むトックリにT0.1を選んだ。",
+        "P0が飲むトックリにT1.1を選んだ。",
+        "P0が飲むトックリにT2.1を選んだ。",
+        "P0がT0.1、T1.1、T2.1から7+7+7を飲んだ（残量 T0.1：7 → 0、T1.1：7 → 0、T2.1：10 → 3）。"
+        "2本以上を空け、ダミーは無かったので、P0は「7+7+7」を追加で1点のカードとして得る（+1）。",
+    ]
+    assert texts_ja(s, 1, "empty") == [
+        "P0がT0.1を空け、裏向きのまま獲得した（+1）。",
+        "P0がT1.1を空けて獲得した（+1）：中身はやっかいなトックリだった。",
+    ]
+    assert texts_ja(s, 2, "empty") == [
+        "P0がT0.1を空け、裏向きのまま獲得した（+1）。",
+        "P0がT1.1を空け、裏向きのまま獲得した（+1）。",
+    ]
+    assert not any("やっかい" in line for line in texts_ja(s, 2))
+
+
+def test_log_texts_ja_of_gifts_draws_a_random_discard_and_a_dummy() -> None:
+    """TK-E13 and TK-E10 in Japanese: a gift or a draw is named to those who saw it, to nobody else."""
+    s = position(
+        3,
+        {0: ["dummy"], 2: ["1+1+1", "5"]},
+        table=(("T0.1", "2", 1), ("T1.1", "3", 4), ("T2.1", "4", 10)),
+        active=2,
+    )
+    s.apply("drink 1+1+1")
+    for t in ("T0.1", "T1.1", "T2.1"):
+        s.apply(f"target {t}")
+    assert s.decision_ja() == "P2が左隣に渡すカードを選びます（全員が選ぶまで非公開）"
+    s.apply("give 5")
+    s.apply("give dummy")
+    assert texts_ja(s, 1, "give", "gave") == [
+        "P2が左隣に渡すカードを裏向きで選んだ。",
+        "P0が左隣に渡すカードを裏向きで選んだ。",
+        "P2がP0にカードを1枚渡した。",
+        "P0がP1にダミートックリを渡した。",
+    ]
+    assert texts_ja(s, 0, "give")[1] == "P0が左隣に渡すカードにダミートックリを選んだ（裏向き）。"
+    assert texts_ja(s, None, "gave") == ["P2がP0にカードを1枚渡した。", "P0がP1にカードを1枚渡した。"]
+
+    s = e10()
+    s.apply("drink 9")
+    s.apply("target T1.1")
+    assert s.decision_ja() == (
+        "P0が引かれる人を選びます：その人の手札から無作為に1枚を捨て、その人は1枚引きます"
+    )
+    s._forced_steals = [s.game.code_index["8"]]
+    s.apply("victim P1")
+    assert texts_ja(s, 1, "victim", "steal", "draw") == [
+        "P0がP1を引かれる人に選んだ：その人の手札から無作為に1枚が捨てられる。",
+        "P1の「8」が無作為に選ばれ、表向きで捨てられた。",
+        "P1が山札から「6」を引いた。",
+    ]
+    assert texts_ja(s, 2, "draw") == ["P1が山札からカードを1枚引いた。"]
+
+
+def test_log_texts_ja_of_a_round_end_and_the_game_end() -> None:
+    """TK-E5, TK-E17, TK-E18 in Japanese: scores with their reasons, payments, balances, the winner."""
+    s = position(
+        2,
+        {1: ["2"]},
+        table=(("T0.1", "6", 2), ("T0.2", "4", 3), ("T0.4", "dummy", 10), ("T1.1", "5", 1)),
+        active=1,
+        captured={0: ["7", "8"], 1: ["9"]},
+        bonus={1: ["8+8+8"]},
+    )
+    s.apply("drink 2")
+    s.apply("target T0.4")
+    assert texts_ja(s, 0, "score") == [
+        "第1ラウンド終了。ラウンドの得点：\n"
+        "  P0：獲得2 − 減点4（残量の多いトックリ2本） = −2\n"
+        "  P1：獲得1 + 追加1 = 2\n"
+        "  P0はP1に4点支払う。\n"
+        "所持金：P0 6（−4）、P1 14（+4）。"
+    ]
+    assert texts_ja(s, 0, "round") == ["第2ラウンド開始。スタートプレイヤーはP1。"]
+    assert s.decision_ja() == "P1が最初のトックリにするカードを選びます（裏向き。全員が選ぶまで非公開）"
+
+    s = position(
+        3,
+        {0: ["1"]},
+        table=(("T1.1", "5", 2),),
+        captured={1: ["2", "3", "4"], 2: ["6"]},
+        balances=[2, 10, 18],
+    )
+    s.apply("drink 1")
+    s.apply("target T1.1")
+    assert texts_ja(s, None, "score")[-1].splitlines()[-3:] == [
+        "  P2はP1に2点支払う。",
+        "所持金：P0 −1（−3）、P1 15（+5）、P2 16（−2）。",
+        "ゲーム終了（P0が破産）：P2が所持金16で優勝。",
+    ]
+    assert s.decision_ja() == "ゲーム終了"
+    s = position(
+        3,
+        {2: ["1"]},
+        table=(("T0.1", "5", 2),),
+        active=2,
+        captured={0: ["2"], 1: ["3"]},
+        balances=[11, 11, 8],
+        round_no=3,
+        rounds=3,
+    )
+    s.apply("drink 1")
+    s.apply("target T0.1")
+    assert texts_ja(s, 2, "score")[-1].splitlines()[-3:] == [
+        "  P2はP0、P1にそれぞれ1点支払う。",
+        "所持金：P0 12（+1）、P1 12（+1）、P2 6（−2）。",
+        "ゲーム終了：P0、P1が同点で所持金12で優勝。",
     ]

@@ -152,7 +152,7 @@ def test_log_texts_say_only_what_the_seat_saw() -> None:
         log = s.view(p)["log"]
         assert log[-1]["event"] == "score" and "Game over" in log[-1]["text"]
         for e in log:
-            facts = {k: v for k, v in e.items() if k != "text"}
+            facts = {k: v for k, v in e.items() if k not in ("text", "text_ja")}
             assert e["text"] == event_text(facts) and e["text"] != e["event"]
             if e["event"] in hidden and "card" not in e and "cards" not in e:
                 assert e["text"] == hidden[e["event"]].format(**facts)
@@ -160,6 +160,41 @@ def test_log_texts_say_only_what_the_seat_saw() -> None:
             if e["event"] == "empty" and "card" not in e:
                 assert e["text"].endswith("captures it face down (+1).")
     assert unseen > 0
+
+
+def test_log_texts_ja_say_only_what_the_seat_saw() -> None:
+    """Every log entry carries a non-empty Japanese line made from the entry's own facts; a card the
+    seat did not see is never named in it; every decision has its Japanese."""
+    from bodoge.games.tokkuri.text import event_text_ja
+
+    hidden = {
+        "open": "P{seat}が最初のトックリにするカードを裏向きで選んだ。",
+        "place": "P{seat}がトックリを裏向きに出した（{tokkuri}）。",
+        "draw": "P{seat}が山札からカードを1枚引いた。",
+        "give": "P{seat}が左隣に渡すカードを裏向きで選んだ。",
+        "gave": "P{seat}がP{to}にカードを1枚渡した。",
+        "deal": "P{seat}に手札が{count}枚配られた。",
+        "empty": "P{seat}が{tokkuri}を空け、裏向きのまま獲得した（+1）。",
+    }
+    for players, seed in ((2, 1), (3, 5), (4, 7)):
+        game = bodoge.make("tokkuri", players=players, rounds=2)
+        s = game.new_state(seed=seed)
+        rng = random.Random(seed)
+        while not s.is_terminal:
+            assert s.decision_ja() and s.decision_ja() != s.decision()
+            s.apply(rng.choice(s.legal_actions()))
+        assert s.decision_ja() == "ゲーム終了"
+        unseen = 0
+        for p in [None, *range(players)]:
+            log = s.view(p)["log"]
+            assert "ゲーム終了" in log[-1]["text_ja"]
+            for e in log:
+                facts = {k: v for k, v in e.items() if k not in ("text", "text_ja")}
+                assert e["text_ja"] and e["text_ja"] == event_text_ja(facts) != e["event"]
+                if e["event"] in hidden and "card" not in e and "cards" not in e:
+                    assert e["text_ja"] == hidden[e["event"]].format(**facts)
+                    unseen += 1
+        assert unseen > 0
 
 
 def test_heuristic_plays_legally_and_beats_random() -> None:
@@ -220,7 +255,10 @@ def test_log_entries_are_read_only_and_copies_are_plain() -> None:
         entry["event"] = "x"
     with pytest.raises(TypeError, match="read-only"):
         entry["text"] = "x"
+    with pytest.raises(TypeError, match="read-only"):
+        entry["text_ja"] = "x"
     assert entry["text"] == "Round 1 begins; P0 is the start player."
+    assert entry["text_ja"] == "第1ラウンド開始。スタートプレイヤーはP0。"
     assert type(copy.deepcopy(entry)) is dict and pickle.loads(pickle.dumps(entry)) == entry
     before = s.view(1)
     clone = s.clone()

@@ -690,6 +690,9 @@ class HangoverState(State):
     def decision(self) -> str:
         return text.decision(self)
 
+    def decision_ja(self) -> str:
+        return text.decision_ja(self)
+
     def render(self, seat: int | None = None) -> str:
         seat = self.game.check_seat(seat)
         return text.render(self, seat)
@@ -770,6 +773,7 @@ class HangoverState(State):
                 number += 1
             seen = self._event_dict(event, seat, number)
             seen["text"] = text.event_text(seen)
+            seen["text_ja"] = text.event_text_ja(seen)
             out.append(seen)
         return out
 
@@ -783,6 +787,7 @@ class HangoverState(State):
                         break
         seen = self._event_dict(event, seat, number)
         seen["text"] = text.event_text(seen)
+        seen["text_ja"] = text.event_text_ja(seen)
         return seen
 
     def _event_dict(self, event: tuple[Any, ...], seat: int | None, number: int) -> dict[str, Any]:

@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING, Any
 
-from bodoge.games.hangover.cards import DRINK_CODES, SUIT, SUITS, normalize_snack
+from bodoge.games.hangover.cards import DRINK_CODES, DRINK_INDEX, SUIT, SUITS, drink_name, normalize_snack
 
 if TYPE_CHECKING:
     from bodoge.games.hangover.rules import HangoverState
@@ -136,6 +136,30 @@ def decision(state: HangoverState) -> str:
     return f"P{p} plays to trick {number} (lead {lead})"
 
 
+def decision_ja(state: HangoverState) -> str:
+    """The Japanese of `decision`: the same facts in the game's own terms."""
+    from bodoge.games.hangover import rules as r
+
+    p = state.current_player
+    if p is None:
+        return "ゲーム終了"
+    phase = state.phase
+    if phase == r.ARRANGE:
+        return f"P{p}が肴カードを列に並べます"
+    if phase == r.DECLARING:
+        return f"P{p}が下戸宣言をするかパスします"
+    if phase == r.FLIPPING:
+        total = state.judge_sum + state.judge_added
+        return f"P{p}は{state.tricks[p]}列目の肴カードを表にできます(合計値{total}、泥酔値{state.game.limit})"
+    number = len(state.past) + 1
+    if not state.trick:
+        return f"P{p}がトリック{number}をリードします"
+    lead = drink_name(state.trick[0], "ja")
+    if state.status[p] >= r.OUT_NON_DRINKER:
+        return f"P{p}がトリック{number}にカードを裏向きに出します(リードは{lead})"
+    return f"P{p}がトリック{number}にカードを出します(リードは{lead})"
+
+
 def _nth(k: int) -> str:
     """1st, 2nd, 3rd, 4th, …, 11th, 12th, 13th, 21st."""
     suffix = "th" if k % 100 in (11, 12, 13) else {1: "st", 2: "nd", 3: "rd"}.get(k % 10, "th")
@@ -224,6 +248,99 @@ def event_text(e: dict[str, Any]) -> str:
             lines.append(f"P{winners[0]} wins.")
         else:
             lines.append(f"{_seats(winners)} share the win.")
+        return "\n".join(lines)
+    return kind
+
+
+_END_REASONS_JA = {
+    "hands_empty": "全員の手札がなくなった",
+    "no_active_player": "脱落していないプレイヤーがいなくなった",
+    "one_active_player": "脱落していないプレイヤーが1人以下になった",
+}
+_STATUS_NOTES_JA = {
+    "drinker": "",
+    "non_drinker": "(下戸)",
+    "out_non_drinker": "(脱落した下戸)",
+    "hung_over": "(ハングオーバー: 勝利できない)",
+}
+
+
+def _drink_ja(code: str) -> str:
+    """A drink card code in Japanese: "R5^" -> "赤の5△"."""
+    return drink_name(DRINK_INDEX[code], "ja")
+
+
+def _seats_ja(seats: list[int]) -> str:
+    return "、".join(f"P{q}" for q in seats)
+
+
+def event_text_ja(e: dict[str, Any]) -> str:
+    """`event_text` in Japanese: the same facts, from the event dict alone, so a card the seat may not
+    see is never named here either."""
+    kind = e["type"]
+    if kind == "play":
+        return f"P{e['seat']}が{_drink_ja(e['card'])}を出した。"
+    if kind == "discard":
+        card = e.get("card")
+        if card is None:
+            return f"P{e['seat']}がカードを1枚裏向きに出した。"
+        return f"P{e['seat']}が{_drink_ja(card)}を裏向きに出した。"
+    if kind == "trick":
+        w = e["winner"]
+        line = f"P{w}が{_drink_ja(e['card'])}でトリック{e['trick']}を取った(合計値{e['sum']})。"
+        outcome = e["outcome"]
+        if outcome == "hangover":
+            line += f"自分の{e['own_trick']}トリック目なのでハングオーバー! P{w}は脱落し、勝利できない。"
+        elif outcome == "out":
+            line += f"下戸が初めてトリックを取ったので、P{w}は脱落(VPは確定、勝利の可能性は残る)。"
+        else:
+            line += f"自分の{e['own_trick']}トリック目。これから泥酔判定。"
+        bonus = e["bonus"]
+        if bonus:
+            each = "それぞれ" if len(bonus) > 1 else ""
+            line += f"下戸の{_seats_ja(bonus)}が{each}1VPを得る。"
+        return line
+    if kind == "flip":
+        return f"P{e['seat']}が肴カード {e['snack']} を表にして{e['value']:+d}を加えた。"
+    if kind == "stop":
+        return f"P{e['seat']}は肴カードを表にするのをやめた。"
+    if kind == "judge":
+        total, limit, f = e["adjusted_sum"], e["limit"], e["flipped"]
+        band = (
+            f"泥酔値{limit}未満"
+            if total < limit
+            else f"泥酔値{limit}ちょうど(ジャストリミット)"
+            if total == limit
+            else f"泥酔値{limit}超え"
+        )
+        line = (
+            f"P{e['seat']}の{e['own_trick']}トリック目の泥酔判定: {'調整後の' if f else ''}合計値{total}は"
+            f"{band}。{e['base']}VP × (1 + 表にした肴カード{f}枚) = {e['vp']}VP。"
+        )
+        if e["slid"]:
+            k = e["own_trick"]
+            line += f"使わなかった{k}列目の肴カードは{k + 1}列目へスライドする。"
+        return line
+    if kind == "declare":
+        if e["non_drinker"]:
+            return f"P{e['seat']}が下戸宣言をした。"
+        return f"P{e['seat']}はパスした(ドリンカーのまま)。"
+    if kind == "arrange":
+        order = e.get("order")
+        line = f"P{e['seat']}が肴カードを伏せて列に並べた"
+        return line + ("。" if order is None else f"(順に {' '.join(order)})。")
+    if kind == "end":
+        reason = _END_REASONS_JA.get(e["reason"], e["reason"])
+        lines = [f"ゲーム終了({reason})。最終VP:"]
+        for q, (vp, status) in enumerate(zip(e["vp"], e["status"], strict=True)):
+            lines.append(f"  P{q}: {vp}VP{_STATUS_NOTES_JA.get(status, '')}")
+        winners = e["winners"]
+        if not winners:
+            lines.append("全員ハングオーバーしたので勝者なし。")
+        elif len(winners) == 1:
+            lines.append(f"P{winners[0]}の勝利。")
+        else:
+            lines.append(f"{_seats_ja(winners)}が同点で勝利(引き分け)。")
         return "\n".join(lines)
     return kind
 

@@ -25,7 +25,7 @@ from bodoge.core import options as opts
 from bodoge.core.game import Game, State
 from bodoge.errors import BadOption
 from bodoge.games.tokkuri import cards as C
-from bodoge.games.tokkuri.text import event_text
+from bodoge.games.tokkuri.text import event_text, event_text_ja
 
 NUMBER, DUMMY, TROUBLE = 0, 1, 2
 NO_EFFECT, DISCARD, DRAW, PASS, BONUS = 0, 1, 2, 3, 4
@@ -761,6 +761,11 @@ class TokkuriState(State):
             return f"P{p} chooses a victim: a random card of their hand is discarded, then they draw"
         return f"P{p} chooses a card to give left (hidden until all have chosen)"
 
+    def decision_ja(self) -> str:
+        from bodoge.games.tokkuri.text import decision_ja
+
+        return decision_ja(self)
+
     def render(self, seat: int | None = None) -> str:
         from bodoge.games.tokkuri.text import render
 
@@ -838,9 +843,11 @@ class TokkuriState(State):
         return entries.copy()
 
     def _event_view(self, event: tuple[Any, ...], seat: int | None) -> dict[str, Any] | None:
-        """The event's facts as `seat` saw them, and under "text" a line saying just those facts."""
+        """The event's facts as `seat` saw them, and under "text" (English) and "text_ja" (Japanese) a
+        line saying just those facts."""
         seen = self._event_dict(event, seat)
         seen["text"] = event_text(seen)
+        seen["text_ja"] = event_text_ja(seen)
         return seen
 
     def _event_dict(self, event: tuple[Any, ...], seat: int | None) -> dict[str, Any]:

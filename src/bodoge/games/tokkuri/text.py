@@ -234,6 +234,151 @@ def event_text(e: dict[str, Any]) -> str:
     return tag
 
 
+#: Japanese names of the default deck's cards without a number; a number card is its code in 「」.
+_CARD_JA = {"dummy": "ダミートックリ", "trouble": "やっかいなトックリ"}
+
+
+def card_ja(code: str) -> str:
+    """A card code as a Japanese text: "dummy" -> "ダミートックリ", "9+4" -> "「9+4」"."""
+    return _CARD_JA.get(code, f"「{code}」")
+
+
+def _and_ja(items: list[str]) -> str:
+    return "、".join(items)
+
+
+def decision_ja(state: TokkuriState) -> str:
+    """The Japanese of `TokkuriState.decision`: the same facts in the game's own terms."""
+    from bodoge.games.tokkuri import rules as r
+
+    p = state.current_player
+    if p is None:
+        return "ゲーム終了"
+    g = state.game
+    phase = state.phase
+    if phase == r.OPEN:
+        return f"P{p}が最初のトックリにするカードを選びます（裏向き。全員が選ぶまで非公開）"
+    if phase == r.ACTION:
+        return f"P{p}の手番：トックリを出すか、酒を飲みます"
+    if phase == r.TARGET:
+        v = state.d_var
+        i = len(state.d_targets)
+        k = len(g.var_values[v])
+        card = card_ja(g.codes[g.var_type[v]])
+        value = g.var_values[v][i]
+        return f"P{p}が{card}の{i + 1}個目の数字（{value}、全{k}個）で飲むトックリを選びます"
+    if phase == r.VICTIM:
+        return f"P{p}が引かれる人を選びます：その人の手札から無作為に1枚を捨て、その人は1枚引きます"
+    return f"P{p}が左隣に渡すカードを選びます（全員が選ぶまで非公開）"
+
+
+def event_text_ja(e: dict[str, Any]) -> str:
+    """`event_text` in Japanese: the same facts, from the entry's own facts alone, so a card the seat
+    did not see stays unnamed here too."""
+    tag = e["event"]
+    code = e.get("card")
+    card = None if code is None else card_ja(code)
+    if tag == "round":
+        return f"第{e['round']}ラウンド開始。スタートプレイヤーはP{e['start']}。"
+    if tag == "deal":
+        cards = e.get("cards")
+        line = f"P{e['seat']}に手札が{e['count']}枚配られた"
+        return line + ("。" if cards is None else f"：{_and_ja([card_ja(c) for c in cards])}。")
+    s = e.get("seat")
+    if tag == "open":
+        if card is None:
+            return f"P{s}が最初のトックリにするカードを裏向きで選んだ。"
+        return f"P{s}が最初のトックリに{card}を裏向きで選んだ。"
+    if tag == "opened":
+        return "全員の最初のトックリが同時に裏向きで出された。"
+    if tag == "place":
+        if card is None:
+            return f"P{s}がトックリを裏向きに出した（{e['tokkuri']}）。"
+        return f"P{s}が{card}を裏向きにトックリ{e['tokkuri']}として出した。"
+    if tag == "drink":
+        values = "+".join(map(str, e["values"]))
+        return f"P{s}が{card}を" + ("" if values == code else f"{values}として") + "使って酒を飲む。"
+    if tag == "target":
+        return f"P{s}が飲むトックリに{e['tokkuri']}を選んだ。"
+    if tag == "resolve":
+        values = "+".join(map(str, e["values"]))
+        ids = [tid for tid, _ in e["levels"]]
+        changes = "、".join(
+            f"{tid}：{lv + x} → {lv}" for (tid, lv), x in zip(e["levels"], e["values"], strict=True)
+        )
+        line = f"P{s}が{_and_ja(ids)}から{values}を飲んだ（残量 {changes}）。"
+        if e["bonus"]:
+            line += f"2本以上を空け、ダミーは無かったので、P{s}は{card}を追加で1点のカードとして得る（+1）。"
+        return line
+    if tag == "empty":
+        tid = e["tokkuri"]
+        if e["dummy"]:
+            return f"P{s}が{tid}を空けた：ダミートックリなので表にして捨て札へ（得点なし）。"
+        if card is None:
+            return f"P{s}が{tid}を空け、裏向きのまま獲得した（+1）。"
+        return f"P{s}が{tid}を空けて獲得した（+1）：中身は{card}だった。"
+    if tag == "victim":
+        return f"P{s}がP{e['victim']}を引かれる人に選んだ：その人の手札から無作為に1枚が捨てられる。"
+    if tag == "steal":
+        return f"P{s}の{card}が無作為に選ばれ、表向きで捨てられた。"
+    if tag == "draw":
+        if card is None:
+            return f"P{s}が山札からカードを1枚引いた。"
+        return f"P{s}が山札から{card}を引いた。"
+    if tag == "give":
+        if card is None:
+            return f"P{s}が左隣に渡すカードを裏向きで選んだ。"
+        return f"P{s}が左隣に渡すカードに{card}を選んだ（裏向き）。"
+    if tag == "gave":
+        if card is None:
+            return f"P{s}がP{e['to']}にカードを1枚渡した。"
+        return f"P{s}がP{e['to']}に{card}を渡した。"
+    if tag == "skip":
+        return f"P{s}は出せる手が無いのでパス。"
+    if tag == "stuck":
+        return "手札を持つ誰も動けないので、ラウンド終了。"
+    if tag == "score":
+        return _score_text_ja(e)
+    return tag
+
+
+def _score_text_ja(e: dict[str, Any]) -> str:
+    lines = [f"第{e['round']}ラウンド終了。ラウンドの得点："]
+    for q, score in enumerate(e["round_scores"]):
+        parts = [f"獲得{e['captured'][q]}"]
+        if e["bonus"][q]:
+            parts.append(f"+ 追加{e['bonus'][q]}")
+        if e["penalty"][q]:
+            k = e["penalised"][q]
+            left = f"（残量の多いトックリ{k}本）" if k else ""
+            parts.append(f"− 減点{e['penalty'][q]}{left}")
+        lines.append(f"  P{q}：{' '.join(parts)} = {_minus(score)}")
+    changes = e["changes"]
+    top = max(e["round_scores"])
+    if any(changes):
+        payers = [q for q, x in enumerate(e["round_scores"]) if x < top]
+        tops = [q for q, x in enumerate(e["round_scores"]) if x == top]
+        for q in payers:
+            owed = top - e["round_scores"][q]
+            each = "それぞれ" if len(tops) > 1 else ""
+            lines.append(f"  P{q}は{_and_ja([f'P{w}' for w in tops])}に{each}{owed}点支払う。")
+    else:
+        lines.append("  全員同点：支払いなし。")
+    balances = "、".join(
+        f"P{q} {_minus(b)}（{_signed(d)}）"
+        for q, (b, d) in enumerate(zip(e["balances"], changes, strict=True))
+    )
+    lines.append(f"所持金：{balances}。")
+    if e["game_over"]:
+        best = max(e["balances"])
+        won = [f"P{q}" for q, b in enumerate(e["balances"]) if b == best]
+        broke = [f"P{q}" for q, b in enumerate(e["balances"]) if b <= 0]
+        why = f"（{_and_ja(broke)}が破産）" if broke else ""
+        who = _and_ja(won) + ("が同点で" if len(won) > 1 else "が")
+        lines.append(f"ゲーム終了{why}：{who}所持金{_minus(best)}で優勝。")
+    return "\n".join(lines)
+
+
 def _score_text(e: dict[str, Any]) -> str:
     lines = [f"Round {e['round']} ends. Round scores:"]
     for q, score in enumerate(e["round_scores"]):
