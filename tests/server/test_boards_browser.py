@@ -154,12 +154,25 @@ def test_language_toggle_and_phone_layout(browser: Any, live: ProcessServer) -> 
     page.wait_for_selector("#board :text('コンテナ')")
     assert "採掘場" in page.inner_text("#board")
     assert "あなたの手番" in page.inner_text("#board-prompt")
+    # The log speaks Japanese too: each event's "text_ja" (Troika's round start names 始まりの冒険者).
+    page.wait_for_selector("#log li:has-text('始まりの冒険者')")
+    assert "Round 1 begins" not in page.inner_text("#log")
+    # In Japanese a "text_ja" / "decision_ja" is preferred, and the English is the fallback without one.
+    assert page.evaluate(
+        """() => [
+            eventText({type: "x", text: "en", text_ja: "日本語"}), eventText({type: "x", text: "en"}),
+            decisionText({decision: "en", decision_ja: "日本語"}), decisionText({decision: "en"}),
+        ]"""
+    ) == ["日本語", "en", "日本語", "en"]
     # Nothing wider than the phone's screen.
     width = page.evaluate("document.documentElement.scrollWidth")
     assert width <= 400, width
     shot(page, "troika-ja-phone")
     page.click("[data-lang='en']")
     page.wait_for_selector("#board :text('Container')")
+    page.wait_for_selector("#log li:has-text('Round 1 begins')")
+    assert "始まりの冒険者" not in page.inner_text("#log")
+    assert page.evaluate("() => decisionText({decision: 'en', decision_ja: '日本語'})") == "en"
     # Keyboard: the digit keys pick a legal action.
     before = page.inner_text("#board")
     page.keyboard.press("1")

@@ -215,6 +215,12 @@ class State:
             return "the end of the game"
         return f"P{self.current_player}'s decision"
 
+    def decision_ja(self) -> str:
+        """`decision()` in Japanese. Games say more, as they do in English."""
+        if self.current_player is None:
+            return "ゲーム終了"
+        return f"P{self.current_player}の判断"
+
     # -- shared ---------------------------------------------------------------------------------
 
     @property
@@ -345,6 +351,7 @@ class State:
             "current_player": self.current_player,
             "is_terminal": self.current_player is None,
             "decision": self.decision(),
+            "decision_ja": self.decision_ja(),
             "scores": self.scores(),
         }
         own = self._view(seat)

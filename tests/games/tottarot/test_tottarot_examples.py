@@ -317,6 +317,7 @@ def test_tt_e12_reaching_the_target_together() -> None:
         "type": "game_end",
         "winners": [0, 1],
         "text": "Game over: P0, P1 win.",
+        "text_ja": "ゲーム終了:P0、P1の勝ちです。",
     }
 
 

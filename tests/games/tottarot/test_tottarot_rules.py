@@ -229,8 +229,10 @@ def test_declared_cards_and_bids_are_hidden() -> None:
         "player": 0,
         "value": None,
         "text": "P0 bids (hidden).",
+        "text_ja": "P0が意志トークンを裏向きで出しました。",
     }
     assert state.view(0)["log"][-1]["text"] == "P0 bids 1."
+    assert state.view(0)["log"][-1]["text_ja"] == "P0が意志トークン1を出しました。"
     state.apply("bid 0")
     state.apply("bid 3")
     for seat in (None, 0, 1, 2):

@@ -16,7 +16,8 @@ from bodoge.games.troika.sampling import replay_round
 def untexted(event: dict[str, Any]) -> dict[str, Any]:
     """A log event without its readable line, to compare its facts."""
     assert isinstance(event.get("text"), str) and event["text"]
-    return {k: v for k, v in event.items() if k != "text"}
+    assert isinstance(event.get("text_ja"), str) and event["text_ja"]
+    return {k: v for k, v in event.items() if k not in ("text", "text_ja")}
 
 
 def make(players: int, **options: Any) -> Any:

@@ -19,7 +19,8 @@ from bodoge.games.troika.rules import E_FLIP, E_ROUND_END, TroikaState
 def untexted(event: dict[str, Any]) -> dict[str, Any]:
     """A log event without its readable line, to compare its facts."""
     assert isinstance(event.get("text"), str) and event["text"]
-    return {k: v for k, v in event.items() if k != "text"}
+    assert isinstance(event.get("text_ja"), str) and event["text_ja"]
+    return {k: v for k, v in event.items() if k not in ("text", "text_ja")}
 
 
 DEFAULT_TILES = Counter({n: DEFAULT_TILE_COUNTS[n - 1] for n in range(1, 16)})
@@ -169,7 +170,7 @@ def test_tr_e15_two_players_removed_then_hands_then_flip() -> None:
     assert tiles_of(s.mine) == [8, 9] and len(s.pool) == 35
     # nobody sees the set-aside tiles, not even in the log
     assert all("tile" not in e or e["type"] != "removed" for e in s.view(0)["log"])
-    assert s.view(0)["removed"] == 10 and "4" not in json.dumps(s.view(1)["log"][1])
+    assert s.view(0)["removed"] == 10 and "4" not in json.dumps(s.view(1)["log"][1], ensure_ascii=False)
 
 
 def test_stacked_deck_is_checked() -> None:
@@ -373,9 +374,12 @@ def test_declarer_hands_stay_hidden_until_scoring() -> None:
     assert v["declared"] == [True, False, False] and v["first_declarer"] == 0
     declaration = v["log"][-2]
     assert declaration.pop("text") == "P0 declares Troika! (first: bonus)"
+    assert declaration.pop("text_ja") == "P0がトロイカ宣言!(最初の宣言:ボーナスあり)"
     assert declaration == {"type": "troika", "seat": 0, "first": True}
     assert v["hand"] == [] and v["hand_sizes"][1] == 2
-    assert "13" not in json.dumps([e for e in v["log"] if e.get("seat") == 1 and e["type"] == "draw"])
+    assert "13" not in json.dumps(
+        [e for e in v["log"] if e.get("seat") == 1 and e["type"] == "draw"], ensure_ascii=False
+    )
 
 
 def test_troika_is_never_offered_with_two_players() -> None:

@@ -33,7 +33,7 @@ from bodoge.games.tottarot.cards import (
     convert_deck,
     deck_to_json,
 )
-from bodoge.games.tottarot.text import event_text, render
+from bodoge.games.tottarot.text import event_text, event_text_ja, render
 
 # Phases: what `current_player` decides.
 PH_SHARE = 0
@@ -353,6 +353,21 @@ class TottarotState(State):
             return f"P{p} chooses a player to SHARE declared cards with ({where})"
         return f"P{p} chooses a player to PEEK at ({where})"
 
+    def decision_ja(self) -> str:
+        """`decision()` in Japanese."""
+        p = self.current_player
+        if p is None:
+            return "ゲーム終了"
+        where = f"ラウンド{self.round}、ターン{self.turn}"
+        ph = self.phase
+        if ph == PH_BID:
+            return f"P{p}が意志トークンを出します({where})"
+        if ph == PH_STEAL:
+            return f"P{p}が奪う宣告された運命を選ぶか、何も奪わないかを決めます({where})"
+        if ph == PH_SHARE:
+            return f"P{p}が宣告された運命を見せ合う相手を選びます(見せ合い、{where})"
+        return f"P{p}が宣告された運命を覗き見る相手を選びます(覗き見、{where})"
+
     def scores(self) -> list[int]:
         return list(self.tokens)
 
@@ -429,6 +444,7 @@ class TottarotState(State):
     def _event_view(self, event: tuple[Any, ...], seat: int | None) -> dict[str, Any] | None:
         out = self._event_fields(event, seat)
         out["text"] = event_text(out)
+        out["text_ja"] = event_text_ja(out, self.game.names_ja)
         return out
 
     def _event_fields(self, event: tuple[Any, ...], seat: int | None) -> dict[str, Any]:
@@ -577,6 +593,7 @@ class Tottarot(Game):
         types: tuple[CardType, ...] = self.options["deck"]
         self.types = types
         self.codes = tuple(t.code for t in types)
+        self.names_ja = {t.code: t.name_ja for t in types}
         self.code_index = {c: i for i, c in enumerate(self.codes)}
         self.points = tuple(t.points for t in types)
         self.icons = tuple(t.icon_id for t in types)

@@ -4,9 +4,10 @@ the rules summary for `bodoge rules`."""
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
-from bodoge.games.tottarot.cards import ICON_NAMES
+from bodoge.games.tottarot.cards import DEFAULT_DECK, ICON_NAMES
 
 if TYPE_CHECKING:
     from bodoge.games.tottarot.rules import TottarotState
@@ -114,6 +115,74 @@ def event_text(e: dict[str, Any]) -> str:
     if kind == "game_end":
         won = e["winners"]
         return f"Game over: {_p(won)} {'wins' if len(won) == 1 else 'win'}."
+    return kind
+
+
+DEFAULT_NAMES_JA: dict[str, str] = {t.code: t.name_ja for t in DEFAULT_DECK}
+
+
+def _p_ja(seats: list[int]) -> str:
+    return "、".join(f"P{p}" for p in seats) or "なし"
+
+
+def _per_seat(values: list[int]) -> str:
+    return "、".join(f"P{p} {v}" for p, v in enumerate(values))
+
+
+def event_text_ja(e: dict[str, Any], names: Mapping[str, str] | None = None) -> str:
+    """`event_text` in Japanese, in the game's own terms. `names` maps card codes to their Japanese
+    names (the `deck` option's name_ja; default: the default deck's); an unknown code stays as is."""
+    table = DEFAULT_NAMES_JA if names is None else names
+
+    def name(code: str | None) -> str:
+        return "-" if code is None else table.get(code, code)
+
+    kind = e["type"]
+    card = e.get("card")
+    seen = f"({name(card)})" if card else ""
+    if kind == "round_start":
+        return f"ラウンド{e['round']}開始。スタートプレイヤーはP{e['start_player']}です。"
+    if kind == "declaration":
+        mine = f"あなたが引いたのは{name(card)}です。" if card else ""
+        return f"ターン{e['turn']}:運命の宣告。全員が山札から1枚引きました。{mine}"
+    if kind == "bid":
+        if e["value"] is None:
+            return f"P{e['player']}が意志トークンを裏向きで出しました。"
+        return f"P{e['player']}が意志トークン{e['value']}を出しました。"
+    if kind == "reveal":
+        bids = "、".join(f"P{p} {v}" for p, v in enumerate(e["bids"]))
+        return f"意志の表明を公開:{bids}。運命の奪取を行うのは{_p_ja(e['actors'])}。"
+    if kind == "discard":
+        return f"P{e['player']}が宣告された運命({name(card)})を捨て札にしました。"
+    if kind == "steal":
+        return f"P{e['player']}がP{e['target']}の宣告された運命を奪いました{seen}。"
+    if kind == "steal_none":
+        return f"P{e['player']}は何も奪いませんでした。"
+    if kind == "skip":
+        return f"P{e['player']}はカードを奪われていたので、何もできません。"
+    if kind == "decide":
+        cards = "、".join(f"P{p} {'なし' if c is None else name(c)}" for p, c in enumerate(e["cards"]))
+        return f"運命の決定:{cards}。"
+    if kind == "invert":
+        how = "上下逆さまになりました" if e["inverted"] else "元の向きに戻りました"
+        return f"反転:P{e['player']}の{name(e['card'])}が{how}。"
+    if kind == "share":
+        shown = f"(見えたカード:{name(card)})" if card else ""
+        return f"見せ合い:P{e['player']}とP{e['target']}が宣告された運命を見せ合いました{shown}。"
+    if kind == "peek":
+        return f"覗き見:P{e['player']}がP{e['target']}の宣告された運命を見ました{seen}。"
+    if kind == "expose":
+        return f"公開:P{e['player']}の宣告された運命は{name(card)}です。"
+    if kind == "round_end":
+        return (
+            f"ラウンド{e['round']}終了:列の合計 {_per_seat(e['totals'])};"
+            f"未使用の意志トークンの合計 {_per_seat(e['unused_sums'])}。"
+            f"勝利点トークンを得たのは{_p_ja(e['gainers'])}。"
+            f"勝利点トークン {_per_seat(e['victory_tokens'])}。"
+        )
+    if kind == "game_end":
+        won = e["winners"]
+        return f"ゲーム終了:{_p_ja(won)}の勝ちです。" if won else "ゲーム終了:勝者なし。"
     return kind
 
 

@@ -37,7 +37,7 @@ from bodoge.games.troika.cards import (
     tiles_of,
 )
 from bodoge.games.troika.scoring import round_value, score_counts, zero_waste_with_fuel
-from bodoge.games.troika.text import event_text
+from bodoge.games.troika.text import event_text, event_text_ja
 
 # -- action ids -------------------------------------------------------------------------------------
 
@@ -578,6 +578,17 @@ class TroikaState(State):
             what += ", or declare Troika"
         return f"P{p}'s turn in round {self.round}: {what}"
 
+    def decision_ja(self) -> str:
+        """`decision()` in Japanese."""
+        p = self.current_player
+        if p is None:
+            return "ゲーム終了"
+        if self.game.troika_on:
+            what = "表向きのタイルを取る、引く、タイルを戻す、またはトロイカ宣言する"
+        else:
+            what = "表向きのタイルを取る、引く、またはタイルを戻す"
+        return f"ラウンド{self.round}、P{p}の手番:{what}"
+
     def render(self, seat: int | None = None) -> str:
         from bodoge.games.troika.text import render
 
@@ -706,6 +717,7 @@ def _counts(tiles: Sequence[int]) -> list[int]:
 def event_view(event: tuple[Any, ...], seat: int | None, game: Troika) -> dict[str, Any]:
     seen = _event_dict(event, seat, game)
     seen["text"] = event_text(seen)
+    seen["text_ja"] = event_text_ja(seen)
     return seen
 
 

@@ -91,6 +91,64 @@ def event_text(e: dict[str, Any]) -> str:
     return kind
 
 
+def event_text_ja(e: dict[str, Any]) -> str:
+    """`event_text` in Japanese: the same facts in the game's own terms (hidden tiles stay hidden)."""
+    kind = e["type"]
+    if kind == "round_start":
+        return f"ラウンド{e['round']}開始。始まりの冒険者はP{e['start_player']}です。"
+    if kind == "removed":
+        return f"このラウンドは鉱石タイル{e['count']}枚を見ずに除外します。"
+    if kind == "troika":
+        return f"P{e['seat']}がトロイカ宣言!" + ("(最初の宣言:ボーナスあり)" if e["first"] else "")
+    if kind == "round_end":
+        why = (
+            "裏向きのタイルがなくなりました" if e["reason"] == "pool_empty" else "1人を除く全員が宣言しました"
+        )
+        lines = [f"ラウンド{e['round']}終了({why})。"]
+        for p in e["players"]:
+            sets = "、".join(_set_ja(s) for s in p["sets"]) or "セットなし"
+            if p["left_behind"]:
+                result = "オキザリ(燃料なし)"
+            else:
+                bonus = f" + ボーナス{p['bonus']}" if p["bonus"] else ""
+                result = f"得点 {p['tile_score']}{bonus} = {p['round_score']}、{p['placement']}位"
+            lines.append(
+                f"  P{p['seat']}: {sets};ゴミ {_tiles(p['waste'])};{result};"
+                f"チップ {p['chips']:+d} → {p['chip_total']}"
+            )
+        return "\n".join(lines)
+    seat, tile = e["seat"], e["tile"]
+    if kind == "deal":
+        return (
+            f"P{seat}に鉱石タイルが1枚配られました。"
+            if tile is None
+            else f"P{seat}にタイル{tile}が配られました。"
+        )
+    if kind == "flip":
+        who = "準備:" if seat is None else f"P{seat}が"
+        what = "裏向きのタイルを1枚" if tile is None else f"タイル{tile}を"
+        return f"{who}{what}表向きにしました。"
+    if kind == "take":
+        what = "表向きのタイルを1枚" if tile is None else f"表向きのタイル{tile}を"
+        return f"P{seat}が{what}コンテナに入れました。"
+    if kind == "draw":
+        what = "タイルを1枚" if tile is None else f"タイル{tile}を"
+        return f"P{seat}が裏向きの山から{what}手札に引きました。"
+    if kind == "return_hand":
+        what = "手札のタイルを1枚" if tile is None else f"手札のタイル{tile}を"
+        return f"P{seat}が{what}裏向きで戻しました。"
+    if kind == "return_container":
+        what = "コンテナのタイルを1枚" if tile is None else f"コンテナのタイル{tile}を"
+        return f"P{seat}が{what}表向きで採掘場に戻しました。"
+    return kind
+
+
+def _set_ja(s: list[int]) -> str:
+    """A scored set with its kind: 燃料 (three of a number) or 宝石 (three in a row)."""
+    kind = "燃料" if len(set(s)) == 1 else "宝石"
+    return f"{kind} {'-'.join(map(str, s))}"
+
+
 def _tiles(tiles: list[int]) -> str:
     return " ".join(str(t) for t in tiles) if tiles else "-"
 

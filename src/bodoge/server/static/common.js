@@ -237,11 +237,20 @@ function compact(value) {
 }
 
 function eventText(event) {
-  // A log event: its own "text" where the game gives one, else a compact rendering of its fields.
+  // A log event: its own "text" where the game gives one (in Japanese its "text_ja" when it has one),
+  // else a compact rendering of its fields.
+  if (event && LANG === "ja" && typeof event.text_ja === "string" && event.text_ja) return event.text_ja;
   if (event && typeof event.text === "string") return event.text;
   if (event && typeof event.text === "object" && event.text) return pick(event.text);
   const rest = Object.assign({}, event);
   const type = rest.type;
   delete rest.type;
   return (type ? type + ": " : "") + compact(rest);
+}
+
+function decisionText(view) {
+  // What the view is waiting for: its "decision", in Japanese its "decision_ja" when it has one.
+  if (!view) return "";
+  if (LANG === "ja" && typeof view.decision_ja === "string" && view.decision_ja) return view.decision_ja;
+  return view.decision || "";
 }

@@ -55,7 +55,7 @@ function draw() {
     box.append(el("div", { class: "replay-seat" }, rData.views ? el("div", { class: "bsec-title" }, title) : null, drawn ? drawn.node : el("pre", {}, compact(view))));
   });
   box.dataset.seat = rSeat;
-  document.getElementById("replay-decision").textContent = rData.view.decision;
+  document.getElementById("replay-decision").textContent = decisionText(rData.view);
   const log = clear(document.getElementById("log"));
   (rData.view.log || []).forEach((event) => log.append(el("li", {}, eventText(event))));
   log.scrollTop = log.scrollHeight;

@@ -8,7 +8,7 @@ const TOKEN = new URLSearchParams(location.hash.slice(1)).get("token");
 // Keys of a view that the page shows in their own places; the rest is the game's own state.
 const OWN_PLACES = new Set([
   "game", "rules_version", "players", "options", "seat", "current_player", "is_terminal",
-  "decision", "scores", "legal_actions", "winners", "log",
+  "decision", "decision_ja", "scores", "legal_actions", "winners", "log",
 ]);
 
 let socket = null;
@@ -148,7 +148,7 @@ function renderBoardPanel() {
   prompt.textContent = view.is_terminal
     ? t("gameOver")
     : mine
-      ? `${t("yourDecision")}: ${drawn.prompt || view.decision}`
+      ? `${t("yourDecision")}: ${drawn.prompt || decisionText(view)}`
       : `${t("waitingFor")} ${seatName(view.current_player)}`;
   prompt.classList.toggle("my-turn", !!mine);
   const pend = clear(document.getElementById("board-pending"));
@@ -236,10 +236,10 @@ function renderDecision() {
     decision.textContent = "";
   } else if (mine) {
     title.textContent = t("yourDecision");
-    decision.textContent = view.decision;
+    decision.textContent = decisionText(view);
   } else {
     title.textContent = `${t("waitingFor")} ${seatName(view.current_player)}`;
-    decision.textContent = view.decision;
+    decision.textContent = decisionText(view);
   }
   renderActions();
 }

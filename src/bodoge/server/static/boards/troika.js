@@ -91,13 +91,13 @@ BOARDS.troika = {
       const declare = ctx.button(T("declare"), "troika", "primary");
       root.append(section(bt("hand"), hand, declare));
     }
-    if (v.last_round && v.last_round.text) {
+    if (v.last_round && (v.last_round.text || v.last_round.text_ja)) {
       root.append(
         el(
           "div",
           { class: "explain" },
           el("div", { class: "bsec-title" }, v.is_terminal ? bt("endOfGame") : T("lastRound")),
-          el("pre", { class: "explain-text" }, v.last_round.text),
+          el("pre", { class: "explain-text" }, eventText(v.last_round)),
         ),
       );
     }
