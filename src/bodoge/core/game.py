@@ -261,10 +261,14 @@ class State:
                 else (f"it is P{self.current_player}'s decision, not P{seat}'s")
             )
             raise IllegalAction(action, self.decision(), whose)
-        if isinstance(action, str):
+        legal = self._legal
+        if legal is None:
+            legal = self._legal = [] if self.current_player is None else self._legal_actions()
+        if type(action) is int and action in legal:  # the hot path: a legal id
+            a = action
+        elif isinstance(action, str):
             a = self.parse_action(action)
         else:
-            legal = self._legal if self._legal is not None else self.legal_actions()
             a = self._checked(action, legal)
         self._legal = None
         self.history.append(a)
