@@ -297,7 +297,8 @@ class State:
     def clone(self) -> State:
         other = self.__class__.__new__(self.__class__)
         other.__dict__.update(self.__dict__)
-        other.rng = random.Random()
+        # Random.__new__ skips seeding from the OS, which setstate would overwrite anyway (halves clone).
+        other.rng = random.Random.__new__(random.Random)
         other.rng.setstate(self.rng.getstate())
         other.history = self.history.copy()
         other.events = self.events.copy()  # events are tuples: shared safely
