@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import importlib
 import json
+import os
 import random
 import time
 from pathlib import Path
@@ -191,40 +192,169 @@ def _save_record(state: Any, path: Path | None) -> None:
 def sim(
     game: GameName,
     players: Players = None,
-    games: Annotated[int, typer.Option(help="How many games to play.")] = 1000,
-    seed: Annotated[int, typer.Option(help="Seed of the first game; game i uses seed + i.")] = 1,
-    settings: SetOptions = None,
+    agents: Annotated[
+        str,
+        typer.Option(
+            help="Agent specs by starting seat, comma-separated, e.g. "
+            "'ismcts:iterations=2000,rollout=heuristic,heuristic' (a part with '=' and no ':' belongs to "
+            "the agent before it). Fewer than the players: the last one fills the other seats."
+        ),
+    ] = "random",
+    games: Annotated[
+        int, typer.Option(help="Games per variant. With rotation and duplicate deals: games/players deals.")
+    ] = 1000,
+    seed: Annotated[int, typer.Option(help="Seed of the first deal; deal d uses seed + d.")] = 1,
+    jobs: Annotated[int | None, typer.Option(help="Parallel workers (default: the CPU count).")] = None,
+    backend: Annotated[str, typer.Option(help="pool (processes on this machine) or ray.")] = "pool",
+    address: Annotated[
+        str | None, typer.Option(help="Ray cluster address for --backend ray (default: a local Ray).")
+    ] = None,
+    out: Annotated[
+        Path | None,
+        typer.Option(help="Folder for games.jsonl, run.json, summary.json, report.md and the plots."),
+    ] = None,
+    settings: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--set",
+            help="A game option as name=value (JSON value); several values name=11,12,13 make variants, "
+            "played on the same deals and compared. Repeatable.",
+        ),
+    ] = None,
+    rotate: Annotated[bool, typer.Option(help="Rotate the agents through the seats.")] = True,
+    duplicate: Annotated[bool, typer.Option(help="Replay each deal once per rotation.")] = True,
+    resume: Annotated[
+        bool, typer.Option(help="Continue the run in --out, playing only missing games.")
+    ] = False,
+    force: Annotated[bool, typer.Option(help="Replace a run already in --out.")] = False,
+    progress: Annotated[bool, typer.Option(help="Show a progress bar.")] = True,
+    plots: Annotated[bool, typer.Option(help="Draw the report's plots (matplotlib).")] = True,
 ) -> None:
-    """Play many games between random bots and print win share by seat, mean score, length, throughput."""
-    g = _make(game, players, settings)
-    if games < 1:
-        _fail(f"--games takes a positive number, not {games}")
-    n = g.num_players
-    wins = [0.0] * n
-    score_sum = [0] * n
-    actions = 0
+    """Play many games between agents in parallel; print win shares, seats, ratings; write a report."""
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+
+    from bodoge import arena
+
+    variant_values: dict[str, list[Any]] = {}
+    for item in settings or []:
+        name, eq, value = item.partition("=")
+        if not eq or not name.strip():
+            _fail(f"--set takes name=value, not {item!r}")
+        variant_values[name.strip()] = [parse_text(v.strip()) for v in arena.split_top_level(value)]
+    specs = arena.split_agents(agents)
+    if not specs:
+        _fail("--agents needs at least one agent spec")
+    try:
+        variants = arena.variants_from_settings(variant_values)
+        n = arena.make_game(game, players, variants[0]).num_players
+        if len(specs) > n:
+            _fail(f"{len(specs)} agents for {n} players: give at most one spec per seat")
+        specs += [specs[-1]] * (n - len(specs))
+        config = arena.SimConfig(
+            game=game,
+            players=n,
+            agents=specs,
+            games=games,
+            seed=seed,
+            variants=variants,
+            rotate=rotate,
+            duplicate=duplicate,
+        )
+        config.check()
+    except BodogeError as exc:
+        _fail(str(exc))
+        raise
+    if resume and out is None:
+        _fail("--resume needs --out, the folder of the run to continue")
+    workers = jobs if jobs is not None else (os.cpu_count() or 1)
+    total = games * len(variants)
+    bar = Progress(
+        TextColumn(f"{game} {n}p"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeRemainingColumn(),
+        console=console,
+        disable=not progress,
+    )
+    task = bar.add_task("games", total=total)
     start = time.perf_counter()
-    for i in range(games):
-        state = g.new_state(seed=seed + i)
-        rng = random.Random(seed + i)
-        while state.current_player is not None:
-            state.apply(rng.choice(state.legal_actions()))
-        for p, share in enumerate(state.returns()):
-            wins[p] += share
-        for p, s in enumerate(state.scores()):
-            score_sum[p] += s
-        actions += len(state.history)
+    first_done: list[int] = []
+
+    def on_progress(done: int, all_games: int) -> None:
+        if not first_done:
+            first_done.append(done)
+        bar.update(task, completed=done, total=all_games)
+
+    interrupted = False
+    try:
+        with bar:
+            records = arena.run(
+                config,
+                out=out,
+                jobs=workers,
+                backend=backend,
+                resume=resume,
+                overwrite=force,
+                address=address,
+                on_progress=on_progress,
+            )
+    except KeyboardInterrupt:
+        interrupted = True
+        records = arena.load_records(out / "games.jsonl") if out is not None else []
+        records = [r for r in records if r["arena"]["index"] < games]
+        console.print(
+            f"[yellow]Interrupted:[/yellow] {len(records)} of {total} games are finished"
+            + (f" and kept in {out / 'games.jsonl'}; --resume continues the run." if out else ".")
+        )
+    except BodogeError as exc:
+        _fail(str(exc))
+        raise
     elapsed = time.perf_counter() - start
-    table = Table(
-        "seat", "win share", "mean score", title=f"{g.title['en']}: {games} games, {n} players, random bots"
-    )
-    for p in range(n):
-        table.add_row(f"P{p}", f"{wins[p] / games:.3f}", f"{score_sum[p] / games:.2f}")
-    console.print(table)
-    console.print(f"mean game length: {actions / games:.1f} actions")
-    console.print(
-        f"throughput: {games / elapsed:.1f} games/s, {actions / elapsed:,.0f} actions/s ({elapsed:.2f} s)"
-    )
+    if not records:
+        raise typer.Exit(130 if interrupted else 0)
+    summary = arena.summarize(records, config)
+    arena.print_summary(summary, console)
+    played = len(records) - (first_done[0] if first_done else 0)
+    if played > 0:
+        actions = sum(r["arena"]["length"] for r in records[-played:])
+        console.print(
+            f"throughput: {played / elapsed:.2f} games/s, {actions / elapsed:,.0f} actions/s "
+            f"({played} games in {elapsed:.1f} s, {workers} {backend} worker(s))"
+        )
+    if out is not None:
+        report = arena.write_report(summary, records, out, plots=plots)
+        console.print(f"records: {out / 'games.jsonl'}; report: {report}")
+    if interrupted:
+        raise typer.Exit(130)
+
+
+@app.command()
+def serve(
+    host: Annotated[str, typer.Option(help="Address to listen on.")] = "127.0.0.1",
+    port: Annotated[int, typer.Option(help="Port to listen on.")] = 8000,
+    db: Annotated[
+        str, typer.Option(help="SQLAlchemy database URL, e.g. postgresql://user:pw@localhost/bodoge.")
+    ] = "sqlite:///bodoge.db",
+    bot_workers: Annotated[
+        int | None, typer.Option(help="Processes that run bots (default: cores, at most 4).")
+    ] = None,
+    bot_time: Annotated[float, typer.Option(help="Seconds a bot may think about one move.")] = 5.0,
+    bot_delay: Annotated[
+        float, typer.Option(help="Pause in seconds before each bot move, so people can follow.")
+    ] = 0.5,
+) -> None:
+    """Serve the lobby and tables: play in the browser with friends and bots (see docs/protocol.md)."""
+    try:
+        from bodoge.server import ServerConfig
+        from bodoge.server import serve as run_server
+    except ImportError as exc:
+        _fail(f"the server needs its extra: pip install 'bodoge[server]' ({exc})")
+        raise
+    config = ServerConfig(db=db, bot_budget=bot_time, bot_delay=bot_delay)
+    if bot_workers is not None:
+        config.bot_workers = bot_workers
+    console.print(f"bodoge: serving the lobby at http://{host}:{port}/")
+    run_server(host, port, config)
 
 
 def main() -> None:

@@ -14,6 +14,7 @@ from typing import Any
 
 from bodoge.agents.base import Agent, legal_ids
 from bodoge.agents.heuristic import HeuristicAgent
+from bodoge.agents.ismcts import ISMCTSAgent
 from bodoge.agents.random_agent import RandomAgent
 from bodoge.core.options import parse_text
 from bodoge.errors import BadOption
@@ -21,6 +22,7 @@ from bodoge.errors import BadOption
 _FACTORIES: dict[str, Callable[..., Agent]] = {
     "random": RandomAgent,
     "heuristic": HeuristicAgent,
+    "ismcts": ISMCTSAgent,
 }
 
 
@@ -56,4 +58,14 @@ def make(spec: str, **params: Any) -> Agent:
         raise BadOption("agent", spec, f"parameters that {name} takes", str(exc)) from None
 
 
-__all__ = ["Agent", "legal_ids", "make", "names", "parse_spec", "register"]
+__all__ = [
+    "Agent",
+    "HeuristicAgent",
+    "ISMCTSAgent",
+    "RandomAgent",
+    "legal_ids",
+    "make",
+    "names",
+    "parse_spec",
+    "register",
+]

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+from collections.abc import Mapping
 from typing import Any, Protocol
 
 from bodoge.core.game import Game
@@ -14,7 +15,7 @@ class Agent(Protocol):
     def act(self, game: Game, view: dict[str, Any], rng: random.Random) -> int: ...
 
 
-def legal_ids(view: dict[str, Any]) -> list[int]:
+def legal_ids(view: Mapping[str, Any]) -> list[int]:
     """The legal action ids a view offers its seat; ValueError if it is not that seat's decision."""
     legal = view.get("legal_actions")
     if not legal:

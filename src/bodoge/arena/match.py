@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 import random
+import time
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from bodoge.agents.base import Agent
@@ -20,17 +21,36 @@ class MatchResult:
     returns: list[float]
     length: int  # actions in the game
     record: dict[str, Any]
+    decisions: list[int] = field(default_factory=list)  # decisions each seat took
+    seconds: list[float] = field(default_factory=list)  # each seat's thinking time, in total
+    state: State | None = field(default=None, repr=False)  # the final state (not sent between processes)
 
 
-def play_match(game: Game, agents: Sequence[Agent], seed: int, deck: Any = None) -> MatchResult:
-    """Play one game from `seed`; the agents' own randomness is seeded from it too, so it repeats."""
-    if len(agents) != game.num_players:
-        raise ValueError(f"{game.name} with {game.num_players} players needs {game.num_players} agents")
+def play_match(
+    game: Game,
+    agents: Sequence[Agent],
+    seed: int,
+    deck: Any = None,
+    rngs: Sequence[random.Random] | None = None,
+) -> MatchResult:
+    """Play one game from `seed`. Each seat's agent draws its own randomness from `rngs[seat]`; by
+    default those are seeded from `seed` too, so a match repeats exactly."""
+    n = game.num_players
+    if len(agents) != n:
+        raise ValueError(f"{game.name} with {n} players needs {n} agents")
+    if rngs is None:
+        rngs = [random.Random(seed * 1_000_003 + seat) for seat in range(n)]
     state: State = game.new_state(seed=seed, deck=deck)
-    rngs = [random.Random(seed * 1_000_003 + seat) for seat in range(game.num_players)]
+    decisions = [0] * n
+    seconds = [0.0] * n
+    clock = time.perf_counter
     while state.current_player is not None:
         seat = state.current_player
-        state.apply(agents[seat].act(game, state.view(seat), rngs[seat]), seat=seat)
+        start = clock()
+        action = agents[seat].act(game, state.view(seat), rngs[seat])
+        seconds[seat] += clock() - start
+        decisions[seat] += 1
+        state.apply(action, seat=seat)
     return MatchResult(
         seed=seed,
         agents=[agent.spec for agent in agents],
@@ -39,4 +59,7 @@ def play_match(game: Game, agents: Sequence[Agent], seed: int, deck: Any = None)
         returns=state.returns(),
         length=len(state.history),
         record=state.to_record(),
+        decisions=decisions,
+        seconds=seconds,
+        state=state,
     )

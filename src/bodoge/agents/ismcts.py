@@ -1,0 +1,361 @@
+"""Single-observer information-set Monte Carlo tree search (SO-ISMCTS; Cowling, Powley & Whitehouse 2012).
+
+    bodoge.agents.make("ismcts")                                   # the default budget
+    bodoge.agents.make("ismcts:iterations=2000,rollout=heuristic")
+    bodoge.agents.make("ismcts:seconds=0.5")
+
+The agent sees only its seat's view. Every iteration it
+
+1. **determinizes**: `game.sample_state(view, rng)` deals every card it cannot see at random, consistent
+   with what it knows (DESIGN.md §2) — the one way it ever gets a full state;
+2. **selects** down one tree of the observer's information sets, keyed by action ids: at each node the
+   player to move (any seat, opponents included) picks the child with the best UCB value *for that
+   player* among the actions legal in this determinization. The exploration term uses availability
+   counts (how often the action was legal when its parent was visited), not the parent's visits, since
+   an action is not legal in every determinization. At the root (the observer's own decision) the
+   choice is PUCT with the game heuristic's move as a prior (`prior`), so the search spends its first
+   iterations on the move a sensible player would make and turns to others as evidence comes in;
+3. **expands** one untried legal action;
+4. **rolls out** by the game's heuristic on the determinized state's views (or by random play), to the
+   end of the game or to the horizon (below);
+5. **backs up** the vector of every seat's return: each node keeps every seat's total, so the tree
+   serves any number of players (max^n-style: each player maximizes their own).
+
+The move played is the root child visited most (ties: the better mean). It replaces the heuristic's
+move only if its mean return is higher by `z` standard errors (returns lie in [0, 1], so a variance of
+at most 1/4): a small budget spread over many moves makes some look good by luck.
+
+**Budget.** `iterations=N`, `seconds=S`, or both (whichever ends first). The default is 200
+iterations or 0.9 s, whichever ends first: under one second a move on every game here. An iteration
+budget alone is deterministic — the same view and the same `rng` give the same move — and the arena's
+backends then give identical records; a time budget depends on the machine's speed.
+
+**Bounded horizon** (`horizon=`), for long matches of several rounds:
+- `end`: every simulation runs to the end of the game and is valued by `returns()`;
+- `round`: a simulation stops at the end of the round it started in. The generic hook is the running
+  score: every round-based game here settles `scores()` only at a round's end (Troika's chips, Tokkuri's
+  balances, Tottarot's victory tokens), so the simulation stops at the first action after which
+  `scores()` differs from the root's. A round that changes nobody's score just lets the simulation run
+  on to the next one. The cut position is valued by `cut` (below);
+- an integer N: stop after N actions from the root, valued the same way;
+- `auto` (the default): `round` if the view carries a round number (`round` in the view), else `end`.
+
+**Valuing a cut** (`cut=`): scores turned into a win-probability-like share that sums to 1 like
+`returns()` does:
+- `win`: the leaders (highest score) share 1, as if the game ended now;
+- `rank` (the default): each player's share of the pairwise comparisons they win (ties count half),
+  so a second place is worth more than a last — a round's +1 chip or a smaller payment counts.
+
+**Other parameters:** `rollout` (`auto`, the default: the game's heuristic where it has one, else
+random; `heuristic`; `random`); `c` (exploration constant, default 0.7 for returns in [0, 1]);
+`prior` (the weight of the heuristic's move in the root prior, default 0.5; 0: plain UCT at the root,
+and no heuristic is consulted there); `z` (default 1.5); `opponents` (`tree`, the default: every seat
+chooses by UCT inside the tree, as in SO-ISMCTS; `heuristic`: the other seats play the game's
+heuristic on their own views inside the tree too, so no seat's choice in the tree depends on cards it
+cannot see).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import math
+import random
+import time
+from collections.abc import Mapping
+from typing import Any
+
+from bodoge.agents.base import legal_ids
+from bodoge.agents.heuristic import heuristic_policy
+from bodoge.core.game import Game, State
+from bodoge.errors import BadOption
+
+DEFAULT_ITERATIONS = 200
+DEFAULT_SECONDS = 0.9
+DEFAULT_PRIOR = 0.5
+DEFAULT_Z = 1.5
+DEFAULT_OPPONENTS = "tree"
+
+
+def cut_value(scores: list[int] | list[float], how: str) -> list[float]:
+    """Scores at a horizon as a share of one win (see the module docstring: `win` or `rank`)."""
+    n = len(scores)
+    if how == "win":
+        best = max(scores)
+        won = [p for p in range(n) if scores[p] == best]
+        share = 1.0 / len(won)
+        return [share if scores[p] == best else 0.0 for p in range(n)]
+    if n == 1:
+        return [1.0]
+    pairs = n * (n - 1) / 2
+    out = []
+    for p in range(n):
+        points = 0.0
+        for q in range(n):
+            if q != p:
+                points += 1.0 if scores[p] > scores[q] else 0.5 if scores[p] == scores[q] else 0.0
+        out.append(points / pairs)
+    return out
+
+
+class _Node:
+    """A node of the observer's tree: the edge into it (who chose it), its visits, availability, and
+    every seat's total return over the simulations through it."""
+
+    __slots__ = ("avail", "children", "totals", "visits")
+
+    def __init__(self, n: int) -> None:
+        self.children: dict[int, _Node] = {}
+        self.visits = 0
+        self.avail = 0
+        self.totals = [0.0] * n
+
+
+class ISMCTSAgent:
+    """Single-observer ISMCTS. See the module docstring for the parameters."""
+
+    def __init__(
+        self,
+        iterations: int | None = None,
+        seconds: float | None = None,
+        c: float = 0.7,
+        rollout: str = "auto",
+        horizon: str | int = "auto",
+        cut: str = "rank",
+        prior: float = DEFAULT_PRIOR,
+        z: float = DEFAULT_Z,
+        opponents: str = DEFAULT_OPPONENTS,
+    ) -> None:
+        if iterations is not None and (
+            isinstance(iterations, bool) or not isinstance(iterations, int) or iterations < 1
+        ):
+            raise BadOption("iterations", iterations, "an integer ≥ 1")
+        if seconds is not None and (
+            isinstance(seconds, bool) or not isinstance(seconds, int | float) or seconds <= 0
+        ):
+            raise BadOption("seconds", seconds, "a number of seconds > 0")
+        if iterations is None and seconds is None:
+            iterations, seconds = DEFAULT_ITERATIONS, DEFAULT_SECONDS
+        if isinstance(c, bool) or not isinstance(c, int | float) or c < 0:
+            raise BadOption("c", c, "a number ≥ 0")
+        if rollout not in ("auto", "random", "heuristic"):
+            raise BadOption("rollout", rollout, "auto, random or heuristic")
+        if not (
+            horizon in ("auto", "end", "round")
+            or (isinstance(horizon, int) and not isinstance(horizon, bool) and horizon >= 1)
+        ):
+            raise BadOption("horizon", horizon, "auto, end, round, or a number of actions ≥ 1")
+        if cut not in ("win", "rank"):
+            raise BadOption("cut", cut, "win or rank")
+        if isinstance(prior, bool) or not isinstance(prior, int | float) or not 0 <= prior <= 1:
+            raise BadOption("prior", prior, "a weight from 0 to 1")
+        if opponents not in ("tree", "heuristic"):
+            raise BadOption("opponents", opponents, "tree or heuristic")
+        if isinstance(z, bool) or not isinstance(z, int | float) or z < 0:
+            raise BadOption("z", z, "a number of standard errors ≥ 0")
+        self.iterations = iterations
+        self.seconds = None if seconds is None else float(seconds)
+        self.c = float(c)
+        self.rollout = rollout
+        self.horizon = horizon
+        self.cut = cut
+        self.prior = float(prior)
+        self.z = float(z)
+        self.opponents = opponents
+        self.last_prior_move: int | None = None
+        params = []
+        if iterations is not None:
+            params.append(f"iterations={iterations}")
+        if seconds is not None:
+            params.append(f"seconds={seconds}")
+        defaults = {
+            "c": 0.7,
+            "rollout": "auto",
+            "horizon": "auto",
+            "cut": "rank",
+            "prior": DEFAULT_PRIOR,
+            "z": DEFAULT_Z,
+        }
+        for key, default in defaults.items():
+            value = getattr(self, key)
+            if value != default:
+                params.append(f"{key}={value}")
+        self.spec = "ismcts:" + ",".join(params)
+        self.last_iterations = 0  # iterations of the last search (for benchmarks)
+
+    def check(self, game: Game) -> None:
+        """BadOption now if the rollouts need a heuristic that `game` lacks."""
+        if self.rollout == "heuristic":
+            heuristic_policy(game)
+
+    def act(self, game: Game, view: dict[str, Any], rng: random.Random) -> int:
+        legal = legal_ids(view)
+        if len(legal) == 1:
+            self.last_iterations = 0
+            return legal[0]
+        root = self.search(game, view, rng)
+        me = view["seat"]
+        best = max(
+            (a for a in legal if a in root.children),
+            key=lambda a: (root.children[a].visits, root.children[a].totals[me]),
+            default=legal[0],
+        )
+        h = self.last_prior_move
+        if h is not None and best != h and h in root.children:
+            # play another move than the heuristic's only if it looks better by z standard errors
+            # (returns lie in [0, 1], so a variance of at most 1/4)
+            b, hc = root.children[best], root.children[h]
+            if hc.visits:
+                gap = b.totals[me] / b.visits - hc.totals[me] / hc.visits
+                if gap <= self.z * math.sqrt(0.25 / b.visits + 0.25 / hc.visits):
+                    return h
+        return best
+
+    def search(self, game: Game, view: Mapping[str, Any], rng: random.Random) -> _Node:
+        """Run the search from `view` (the observer's decision) and return the root of the tree."""
+        n = game.num_players
+        me = view["seat"]
+        horizon: str | int = self.horizon
+        if horizon == "auto":
+            horizon = "round" if isinstance(view.get("round"), int) else "end"
+        root_scores = list(view["scores"])
+        policy = None
+        if self.rollout == "heuristic":
+            policy = heuristic_policy(game)
+        elif self.rollout == "auto":
+            with contextlib.suppress(BadOption):  # a game without a heuristic: random rollouts
+                policy = heuristic_policy(game)
+        root_legal = legal_ids(view)
+        model = None
+        if self.opponents == "heuristic":
+            with contextlib.suppress(BadOption):  # a game without a heuristic: UCT for every seat
+                model = heuristic_policy(game)
+        priors = self._priors(game, view, root_legal, rng)
+        cut, c = self.cut, self.c
+        log, sqrt = math.log, math.sqrt
+        root = _Node(n)
+        deadline = None if self.seconds is None else time.perf_counter() + self.seconds
+        limit = self.iterations
+        done = 0
+        while (limit is None or done < limit) and (deadline is None or time.perf_counter() < deadline):
+            done += 1
+            state = game.sample_state(view, rng)
+            node = root
+            path = [root]
+            steps = 0
+            descend = True
+            # the root: PUCT with the heuristic's move as a prior, when there is one
+            if priors is not None:
+                total = root.visits
+                fpu = root.totals[me] / total if total else 0.5
+                scale = c * sqrt(total + 1)
+                best_a, best_u = root_legal[0], -1.0
+                for a in root_legal:
+                    child = root.children.get(a)
+                    if child is None:
+                        u = fpu + scale * priors[a]
+                    else:
+                        u = child.totals[me] / child.visits + scale * priors[a] / (1 + child.visits)
+                    if u > best_u:
+                        best_a, best_u = a, u
+                child = root.children.get(best_a)
+                if child is None:
+                    child = root.children[best_a] = _Node(n)
+                    descend = False  # expanded: roll out from here
+                node = child
+                state.apply(best_a)
+                path.append(node)
+                steps += 1
+                if _past_horizon(state, horizon, steps, root_scores):
+                    descend = False
+            # selection and expansion (UCT with availability counts)
+            while descend and state.current_player is not None:
+                mover = state.current_player
+                if model is not None and mover != me:
+                    # another seat moves as the model says, knowing only its own view
+                    a = int(model(game, state.view(mover), rng))
+                    child = node.children.get(a)
+                    if child is None:
+                        child = node.children[a] = _Node(n)
+                    node = child
+                    state.apply(a)
+                    path.append(node)
+                    steps += 1
+                    if _past_horizon(state, horizon, steps, root_scores):
+                        break
+                    continue
+                legal = state.legal_actions()
+                children = node.children
+                untried = []
+                for a in legal:
+                    child = children.get(a)
+                    if child is None:
+                        untried.append(a)
+                    else:
+                        child.avail += 1
+                if untried:
+                    a = untried[0] if len(untried) == 1 else rng.choice(untried)
+                    child = _Node(n)
+                    child.avail = 1
+                    children[a] = child
+                    state.apply(a)
+                    path.append(child)
+                    steps += 1
+                    break
+                best_a, best_u = legal[0], -1.0
+                for a in legal:
+                    child = children[a]
+                    u = child.totals[mover] / child.visits + c * sqrt(log(child.avail) / child.visits)
+                    if u > best_u:
+                        best_a, best_u = a, u
+                node = children[best_a]
+                state.apply(best_a)
+                path.append(node)
+                steps += 1
+                if _past_horizon(state, horizon, steps, root_scores):
+                    break
+            # rollout, to the end or to the horizon
+            if not _past_horizon(state, horizon, steps, root_scores):
+                while state.current_player is not None:
+                    if policy is None:
+                        state.apply(rng.choice(state.legal_actions()))
+                    else:
+                        seat = state.current_player
+                        state.apply(policy(game, state.view(seat), rng))
+                    steps += 1
+                    if _past_horizon(state, horizon, steps, root_scores):
+                        break
+            value = state.returns() if state.current_player is None else cut_value(state.scores(), cut)
+            for visited in path:
+                visited.visits += 1
+                totals = visited.totals
+                for p in range(n):
+                    totals[p] += value[p]
+        self.last_iterations = done
+        return root
+
+    def _priors(
+        self, game: Game, view: Mapping[str, Any], legal: list[int], rng: random.Random
+    ) -> dict[int, float] | None:
+        """The root prior: weight `prior` on the heuristic's move, the rest spread evenly (None: no
+        prior, plain UCT at the root)."""
+        weight = self.prior
+        self.last_prior_move = None
+        if weight == 0:
+            return None
+        try:
+            move = int(heuristic_policy(game)(game, view, rng))
+        except BadOption:
+            return None  # a game without a heuristic: plain UCT
+        self.last_prior_move = move
+        rest = (1.0 - weight) / len(legal)
+        priors = dict.fromkeys(legal, rest)
+        priors[move] = priors.get(move, 0.0) + weight
+        return priors
+
+
+def _past_horizon(state: State, horizon: str | int, steps: int, root_scores: list[Any]) -> bool:
+    if horizon == "end" or state.current_player is None:
+        return False
+    if horizon == "round":
+        return state.scores() != root_scores
+    return steps >= horizon  # type: ignore[operator]

@@ -1,0 +1,473 @@
+"""Many games in parallel: seat rotation, duplicate deals, variants, JSON lines, resume (DESIGN.md §5).
+
+    config = SimConfig(game="troika", players=4, agents=["ismcts", "heuristic", "heuristic", "heuristic"],
+                       games=2000, seed=1, variants=[{}])
+    records = run(config, out=Path("results"), jobs=2)        # process pool
+    records = run(config, out=Path("results"), backend="ray")   # the same games on a Ray cluster
+
+**Which games.** Game `index` i of a variant plays deal d with the lineup rotated by r:
+- with rotation and duplicate deals (the default), d = i // n and r = i mod n: each deal is played n
+  times, the agents moved one seat further each time, so every agent gets every seat on the same
+  cards and card luck cancels out;
+- with rotation only, d = i and r = i mod n; with neither, d = i and r = 0.
+Deal d is `new_state(seed + d)`. In rotation r, seat s holds `agents[(s - r) mod n]`. The agent at
+seat s draws its randomness from `Random("<deal seed>:<r>:<s>")`. Every variant (a set of option
+values) plays the same games, so variants compare on the same deals.
+
+**Where they run.** Workers receive only the configuration and (variant, index) pairs, never states,
+and return one JSON-ready record per game. Chunks are sized from the time per game seen so far
+(about two seconds of work each), so a long run streams results back steadily. Every game's result
+depends only on its (variant, index): a serial run, the process pool and Ray give the same records.
+
+**Files.** `out/run.json` (the configuration) and `out/games.jsonl`, one line per finished game, in
+the order they finish. Each line is a `bodoge-record/1` (so `bodoge.replay(line)` rebuilds the game)
+plus an `arena` object: index, variant, deal, rotation, the agents by seat, returns, length,
+decisions, thinking seconds, wall-clock seconds and game metrics. Every finished game is written at once, so an
+interrupted run keeps them all; `resume=True` reads them back and plays only the games still missing
+(a half-written last line is dropped).
+"""
+
+from __future__ import annotations
+
+import concurrent.futures as cf
+import importlib
+import itertools
+import json
+import math
+import multiprocessing
+import os
+import random
+import signal
+import sys
+import time
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Any
+
+import bodoge
+from bodoge import agents as agent_registry
+from bodoge.agents.base import Agent
+from bodoge.arena.match import play_match
+from bodoge.arena.metrics import game_metrics
+from bodoge.core.game import Game
+from bodoge.errors import BadOption, BodogeError
+
+RUN_FORMAT = "bodoge-sim/1"
+CHUNK_SECONDS = 2.0
+MAX_CHUNK = 64
+
+
+def make_game(name: str, players: int | None, options: dict[str, Any]) -> Game:
+    """A registered game by name, or a game class outside bodoge by its path `module:Class`."""
+    if ":" in name:
+        module_name, _, class_name = name.partition(":")
+        try:
+            cls = getattr(importlib.import_module(module_name), class_name)
+        except (ImportError, AttributeError) as exc:
+            raise BadOption("game", name, "a registered game or module:Class", str(exc)) from None
+        game: Game = cls(players, **options)
+        return game
+    return bodoge.make(name, players, **options)
+
+
+@dataclass
+class SimConfig:
+    """What a run plays. `agents` holds one spec per seat (agents[i] starts at seat i)."""
+
+    game: str
+    players: int
+    agents: list[str]
+    games: int = 1000  # games per variant
+    seed: int = 1
+    variants: list[dict[str, Any]] = field(default_factory=lambda: [{}])
+    rotate: bool = True
+    duplicate: bool = True
+
+    def __post_init__(self) -> None:
+        if len(self.agents) != self.players:
+            raise BadOption("agents", ",".join(self.agents), f"one agent spec per seat ({self.players})")
+        if self.games < 1:
+            raise BadOption("games", self.games, "an integer ≥ 1")
+        if not self.variants:
+            self.variants = [{}]
+
+    @property
+    def rotations(self) -> int:
+        return self.players if self.rotate else 1
+
+    def deal_of(self, index: int) -> tuple[int, int]:
+        """(deal, rotation) of game `index`."""
+        r = self.rotations
+        if self.duplicate and self.rotate:
+            return index // r, index % r
+        return index, index % r
+
+    def lineup(self, rotation: int) -> list[str]:
+        n = self.players
+        return [self.agents[(s - rotation) % n] for s in range(n)]
+
+    def variant_label(self, v: int) -> str:
+        options = self.variants[v]
+        if not options:
+            return "default"
+        return ", ".join(f"{k}={json.dumps(val, separators=(',', ':'))}" for k, val in options.items())
+
+    def to_json(self) -> dict[str, Any]:
+        return {"format": RUN_FORMAT, **asdict(self)}
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> SimConfig:
+        data = {k: v for k, v in data.items() if k != "format"}
+        return cls(**data)
+
+    def check(self) -> list[Game]:
+        """Make every variant's game and every agent once, so bad options fail before any work."""
+        made = [make_game(self.game, self.players, v) for v in self.variants]
+        for spec in sorted(set(self.agents)):
+            agent = agent_registry.make(spec)
+            check = getattr(agent, "check", None)
+            if check is not None:
+                check(made[0])
+        return made
+
+
+# -- workers ------------------------------------------------------------------------------------
+
+_games: dict[str, Game] = {}
+_agents: dict[str, Agent] = {}
+
+
+def _cached_game(config: SimConfig, v: int) -> Game:
+    key = json.dumps([config.game, config.players, config.variants[v]], sort_keys=True)
+    if key not in _games:
+        _games[key] = make_game(config.game, config.players, config.variants[v])
+    return _games[key]
+
+
+def _cached_agent(spec: str) -> Agent:
+    if spec not in _agents:
+        _agents[spec] = agent_registry.make(spec)
+    return _agents[spec]
+
+
+def play_game(config: SimConfig, variant: int, index: int) -> dict[str, Any]:
+    """Game `index` of `variant` as its JSON-lines record."""
+    game = _cached_game(config, variant)
+    deal, rotation = config.deal_of(index)
+    seed = config.seed + deal
+    lineup = config.lineup(rotation)
+    agents = [_cached_agent(spec) for spec in lineup]
+    rngs = [random.Random(f"{seed}:{rotation}:{s}") for s in range(config.players)]
+    start = time.perf_counter()
+    result = play_match(game, agents, seed, rngs=rngs)
+    wall = time.perf_counter() - start
+    record = result.record
+    assert result.state is not None
+    record["arena"] = {
+        "index": index,
+        "variant": variant,
+        "deal": deal,
+        "rotation": rotation,
+        "agents": lineup,
+        "returns": result.returns,
+        "length": result.length,
+        "decisions": result.decisions,
+        "seconds": [round(s, 4) for s in result.seconds],
+        "wall": round(wall, 4),
+        "metrics": game_metrics(result.state),
+    }
+    return record
+
+
+def play_chunk(config_json: dict[str, Any], jobs: Sequence[tuple[int, int]]) -> list[dict[str, Any]]:
+    """Play (variant, index) pairs in a worker; what travels is the configuration and the pairs."""
+    config = SimConfig.from_json(config_json)
+    return [play_game(config, v, i) for v, i in jobs]
+
+
+def _ignore_sigint(paths: list[str]) -> None:
+    """Pool workers leave Ctrl-C to the parent (which stops them) and see the parent's import path."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    for p in reversed(paths):
+        if p not in sys.path:
+            sys.path.insert(0, p)
+
+
+# -- backends ------------------------------------------------------------------------------------
+
+Chunk = list[tuple[int, int]]
+
+
+class _Chunker:
+    """Hands out chunks sized to about CHUNK_SECONDS of work, from the time per game seen so far."""
+
+    def __init__(self, todo: list[tuple[int, int]], jobs: int) -> None:
+        self.todo = todo
+        self.pos = 0
+        self.jobs = jobs
+        self.games_done = 0
+        self.seconds = 0.0
+
+    def next(self) -> Chunk | None:
+        if self.pos >= len(self.todo):
+            return None
+        if self.games_done == 0:
+            size = 1
+        else:
+            per_game = max(self.seconds / self.games_done, 1e-4)
+            size = max(1, min(MAX_CHUNK, int(CHUNK_SECONDS / per_game)))
+            left = len(self.todo) - self.pos
+            size = min(size, max(1, math.ceil(left / self.jobs)))  # keep every worker busy to the end
+        chunk = self.todo[self.pos : self.pos + size]
+        self.pos += size
+        return chunk
+
+    def done(self, batch: list[dict[str, Any]]) -> None:
+        self.games_done += len(batch)
+        self.seconds += sum(r["arena"]["wall"] for r in batch)
+
+
+def _run_serial(config: SimConfig, todo: list[tuple[int, int]]) -> Iterator[list[dict[str, Any]]]:
+    for v, i in todo:
+        yield [play_game(config, v, i)]
+
+
+def _run_pool(config: SimConfig, todo: list[tuple[int, int]], jobs: int) -> Iterator[list[dict[str, Any]]]:
+    chunker = _Chunker(todo, jobs)
+    payload = config.to_json()
+    method = "fork" if "fork" in multiprocessing.get_all_start_methods() else None
+    executor = cf.ProcessPoolExecutor(
+        max_workers=jobs,
+        mp_context=multiprocessing.get_context(method),
+        initializer=_ignore_sigint,
+        initargs=(list(sys.path),),
+    )
+    pending: set[cf.Future[list[dict[str, Any]]]] = set()
+    try:
+        while True:
+            while len(pending) < 2 * jobs:
+                chunk = chunker.next()
+                if chunk is None:
+                    break
+                pending.add(executor.submit(play_chunk, payload, chunk))
+            if not pending:
+                break
+            finished, _ = cf.wait(pending, return_when=cf.FIRST_COMPLETED)
+            for future in finished:
+                pending.discard(future)
+                batch = future.result()
+                chunker.done(batch)
+                yield batch
+    finally:
+        for future in pending:
+            future.cancel()
+        processes = list(getattr(executor, "_processes", {}).values())
+        executor.shutdown(wait=False, cancel_futures=True)
+        if pending:  # interrupted or failed: stop the workers now rather than after their chunks
+            for process in processes:
+                if process.is_alive():
+                    process.terminate()
+
+
+def _run_ray(
+    config: SimConfig, todo: list[tuple[int, int]], jobs: int, address: str | None
+) -> Iterator[list[dict[str, Any]]]:
+    try:
+        import ray
+    except ImportError:
+        raise BodogeError("--backend ray needs Ray: pip install 'bodoge[ray]'") from None
+    started_here = False
+    if not ray.is_initialized():
+        env = {"env_vars": {"PYTHONPATH": os.pathsep.join(p for p in sys.path if p)}}
+        if address:
+            ray.init(address=address, runtime_env=env, log_to_driver=False)
+        else:
+            ray.init(num_cpus=jobs, runtime_env=env, include_dashboard=False, log_to_driver=False)
+        started_here = True
+    remote = ray.remote(play_chunk)
+    workers = jobs if not address else max(jobs, int(ray.cluster_resources().get("CPU", jobs)))
+    chunker = _Chunker(todo, workers)
+    payload = ray.put(config.to_json())
+    pending: list[Any] = []
+    try:
+        while True:
+            while len(pending) < 2 * workers:
+                chunk = chunker.next()
+                if chunk is None:
+                    break
+                pending.append(remote.remote(payload, chunk))
+            if not pending:
+                break
+            finished, _ = ray.wait(pending, num_returns=1)
+            for ref in finished:
+                pending.remove(ref)
+                batch = ray.get(ref)
+                chunker.done(batch)
+                yield batch
+    finally:
+        for ref in pending:
+            ray.cancel(ref, force=True)
+        if started_here:
+            ray.shutdown()
+
+
+# -- files ----------------------------------------------------------------------------------------
+
+
+def load_records(path: Path, repair: bool = False) -> list[dict[str, Any]]:
+    """The records of a games.jsonl; a broken last line (a run killed mid-write) is dropped, and with
+    `repair` cut from the file too. Repeated games keep their first record."""
+    if not path.exists():
+        return []
+    records: list[dict[str, Any]] = []
+    seen: set[tuple[int, int]] = set()
+    good_bytes = 0
+    with path.open("rb") as f:
+        for raw in f:
+            try:
+                record = json.loads(raw)
+                key = (record["arena"]["variant"], record["arena"]["index"])
+            except (ValueError, KeyError, TypeError):
+                break
+            if not raw.endswith(b"\n"):
+                break
+            good_bytes += len(raw)
+            if key not in seen:
+                seen.add(key)
+                records.append(record)
+    if repair and good_bytes < path.stat().st_size:
+        with path.open("r+b") as f:
+            f.truncate(good_bytes)
+    return records
+
+
+def _config_differences(old: SimConfig, new: SimConfig) -> list[str]:
+    a, b = asdict(old), asdict(new)
+    return [f"{k}: {a[k]!r} in the run, {b[k]!r} now" for k in a if k != "games" and a[k] != b[k]]
+
+
+def run(
+    config: SimConfig,
+    out: Path | None = None,
+    jobs: int = 1,
+    backend: str = "pool",
+    resume: bool = False,
+    overwrite: bool = False,
+    address: str | None = None,
+    on_progress: Callable[[int, int], None] | None = None,
+) -> list[dict[str, Any]]:
+    """Play every game of `config` (all variants) and return the records, sorted by (variant, index).
+
+    With `out`, records are appended to `out/games.jsonl` as they finish. An existing run there is
+    continued with `resume` (its settings must match, except that `games` may grow), replaced with
+    `overwrite`, and refused otherwise. `on_progress(done, total)` is called after every chunk.
+    """
+    if backend not in ("pool", "ray"):
+        raise BadOption("backend", backend, "pool or ray")
+    if jobs < 1:
+        raise BadOption("jobs", jobs, "an integer ≥ 1")
+    config.check()
+    records: list[dict[str, Any]] = []
+    sink = None
+    if out is not None:
+        out.mkdir(parents=True, exist_ok=True)
+        games_path, run_path = out / "games.jsonl", out / "run.json"
+        if run_path.exists() and not overwrite:
+            if not resume:
+                raise BadOption(
+                    "out", str(out), "a new folder, --resume to continue the run in it, or --force"
+                )
+            old = SimConfig.from_json(json.loads(run_path.read_text()))
+            diff = _config_differences(old, config)
+            if diff:
+                raise BadOption("resume", str(out), "the same settings as the run there", "; ".join(diff))
+            records = load_records(games_path, repair=True)
+        elif overwrite:
+            games_path.unlink(missing_ok=True)
+        run_path.write_text(json.dumps(config.to_json(), indent=1) + "\n")
+        sink = games_path.open("a")
+    done = {(r["arena"]["variant"], r["arena"]["index"]) for r in records}
+    records = [r for r in records if r["arena"]["index"] < config.games]
+    todo = [(v, i) for v in range(len(config.variants)) for i in range(config.games) if (v, i) not in done]
+    total = len(config.variants) * config.games
+    finished = total - len(todo)
+    if on_progress:
+        on_progress(finished, total)
+    if jobs == 1 and backend == "pool":
+        batches = _run_serial(config, todo)
+    elif backend == "pool":
+        batches = _run_pool(config, todo, jobs)
+    else:
+        batches = _run_ray(config, todo, jobs, address)
+    try:
+        for batch in batches:
+            for record in batch:
+                records.append(record)
+                if sink is not None:
+                    sink.write(json.dumps(record, separators=(",", ":")) + "\n")
+            if sink is not None:
+                sink.flush()
+            finished += len(batch)
+            if on_progress:
+                on_progress(finished, total)
+    finally:
+        close = getattr(batches, "close", None)
+        if close is not None:
+            close()
+        if sink is not None:
+            sink.close()
+    records.sort(key=lambda r: (r["arena"]["variant"], r["arena"]["index"]))
+    return records
+
+
+def variants_from_settings(settings: dict[str, list[Any]]) -> list[dict[str, Any]]:
+    """Every combination of the option values given (one variant for single values)."""
+    names = list(settings)
+    return [dict(zip(names, values, strict=True)) for values in itertools.product(*settings.values())]
+
+
+def split_top_level(text: str, sep: str = ",") -> list[str]:
+    """Split on `sep` outside brackets, braces and quotes: '[1,2],{"a":1,"b":2},3' -> 3 parts."""
+    parts: list[str] = []
+    depth = 0
+    quote: str | None = None
+    current: list[str] = []
+    escaped = False
+    for ch in text:
+        if quote:
+            current.append(ch)
+            if escaped:
+                escaped = False
+            elif ch == "\\":
+                escaped = True
+            elif ch == quote:
+                quote = None
+            continue
+        if ch in "\"'":
+            quote = ch
+        elif ch in "[{(":
+            depth += 1
+        elif ch in "]})":
+            depth -= 1
+        elif ch == sep and depth == 0:
+            parts.append("".join(current))
+            current = []
+            continue
+        current.append(ch)
+    parts.append("".join(current))
+    return parts
+
+
+def split_agents(text: str) -> list[str]:
+    """'ismcts:iterations=2000,rollout=heuristic,heuristic' -> ['ismcts:iterations=2000,rollout=heuristic',
+    'heuristic']: a comma-separated part with '=' and no ':' continues the agent before it."""
+    specs: list[str] = []
+    for part in (p.strip() for p in split_top_level(text)):
+        if not part:
+            continue
+        if specs and "=" in part and ":" not in part:
+            specs[-1] += ("," if ":" in specs[-1] else ":") + part
+        else:
+            specs.append(part)
+    return specs
