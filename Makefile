@@ -18,8 +18,8 @@ run: $(STAMP)
 	$(BIN)/bodoge serve --host 127.0.0.1 --port 8000 --db sqlite:///bodoge.db
 
 lint: $(STAMP)
-	$(BIN)/ruff check src tests bench
-	$(BIN)/ruff format --check src tests bench
+	$(BIN)/ruff check src tests bench examples
+	$(BIN)/ruff format --check src tests bench examples
 	$(BIN)/mypy src/bodoge
 
 test: lint
