@@ -57,15 +57,6 @@ def test_serial_and_pool_give_identical_records() -> None:
     assert comparable(serial) == comparable(pooled)
 
 
-def test_ray_backend_gives_the_same_records_as_the_pool(tmp_path: Path) -> None:
-    pytest.importorskip("ray", reason="Ray is not installed (pip install 'bodoge[ray]')")
-    config = tiny_config(games=9)
-    pooled = arena.run(config, jobs=2)
-    rayed = arena.run(config, out=tmp_path, jobs=2, backend="ray")
-    assert comparable(rayed) == comparable(pooled)
-    assert len(arena.load_records(tmp_path / "games.jsonl")) == 9
-
-
 def test_jsonl_records_replay(tmp_path: Path) -> None:
     config = tiny_config(games=6)
     arena.run(config, out=tmp_path, jobs=2)
