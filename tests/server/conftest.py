@@ -10,12 +10,13 @@ import os
 import uuid
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 pytest.importorskip("fastapi", reason="the server extra is not installed (pip install -e '.[server]')")
 
-from server_helpers import ThreadServer, make_config
+from server_helpers import ProcessServer, ThreadServer, free_port, make_config
 
 POSTGRES_ENV = "BODOGE_TEST_POSTGRES"
 
@@ -55,3 +56,24 @@ def server(db_url: str) -> Iterator[ThreadServer]:
     """A live server on a loopback port, with the test game and agents loaded."""
     with ThreadServer(make_config(db_url)) as live:
         yield live
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    """Chromium for a browser test module (which imports browser_support, so it is there)."""
+    from browser_support import ARGS, CHROMIUM, sync_api
+
+    with sync_api.sync_playwright() as p:
+        b = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        yield b
+        b.close()
+
+
+@pytest.fixture(scope="module")
+def live(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> Iterator[ProcessServer]:
+    """A `bodoge serve` process on a fresh SQLite file, for the whole test module."""
+    tmp = tmp_path_factory.mktemp(request.module.__name__)
+    server = ProcessServer(f"sqlite:///{tmp / 'web.db'}", free_port(), tmp / "serve.log")
+    server.start()
+    yield server
+    server.stop()

@@ -8,31 +8,15 @@ Skipped when Chromium or the playwright package is missing (as test_server_brows
 from __future__ import annotations
 
 import random
-import shutil
 import time
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import httpx
 import pytest
-from server_helpers import ProcessServer, create_table, free_port
+from browser_support import sync_api  # skips this module without Chromium or playwright
+from server_helpers import ProcessServer, create_table
 
-CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
-if not Path(CHROMIUM).exists():
-    pytest.skip("Chromium is not installed (apt-get install chromium)", allow_module_level=True)
-sync_api = pytest.importorskip("playwright.sync_api", reason="the playwright package is not installed")
-
-ARGS = [
-    "--headless",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-quic",
-    "--no-first-run",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-]
 SHOTS = Path(__file__).resolve().parents[2] / "artifacts" / "screenshots"
 GAME_TIMEOUT = 240.0
 
@@ -44,23 +28,6 @@ GAMES: dict[str, tuple[int, dict[str, Any], str]] = {
     "hangover": (3, {}, "ja"),
 }
 READY = "#board[data-ready='1'] .legal"
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    with sync_api.sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
-        yield b
-        b.close()
-
-
-@pytest.fixture(scope="module")
-def live(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ProcessServer]:
-    tmp = tmp_path_factory.mktemp("boards")
-    server = ProcessServer(f"sqlite:///{tmp / 'web.db'}", free_port(), tmp / "serve.log")
-    server.start()
-    yield server
-    server.stop()
 
 
 def new_page(browser: Any, lang: str, width: int = 1280, height: int = 900) -> tuple[Any, list[str]]:

@@ -9,52 +9,19 @@ from __future__ import annotations
 
 import json
 import random
-import shutil
 import time
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import httpx
 import pytest
+from browser_support import sync_api  # skips this module without Chromium or playwright
 from server_helpers import ProcessServer, create_table, free_port, real_games
 
 import bodoge
 from bodoge.core.registry import game_class
 
-CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
-if not Path(CHROMIUM).exists():
-    pytest.skip("Chromium is not installed (apt-get install chromium)", allow_module_level=True)
-sync_api = pytest.importorskip("playwright.sync_api", reason="the playwright package is not installed")
-
-ARGS = [
-    "--headless",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-quic",
-    "--no-first-run",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-]
 GAME_TIMEOUT = 300.0  # seconds for one whole game through the page
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    with sync_api.sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
-        yield b
-        b.close()
-
-
-@pytest.fixture(scope="module")
-def live(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ProcessServer]:
-    tmp = tmp_path_factory.mktemp("browser")
-    server = ProcessServer(f"sqlite:///{tmp / 'web.db'}", free_port(), tmp / "serve.log")
-    server.start()
-    yield server
-    server.stop()
 
 
 def short_options(game: str) -> tuple[int, dict[str, str]]:

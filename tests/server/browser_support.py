@@ -1,0 +1,30 @@
+"""What the browser tests share: Debian's Chromium driven by Playwright.
+
+Importing this skips the importing test module when Chromium (/usr/bin/chromium: `apt-get install
+chromium`) or the playwright package is missing; `.ci/run` installs both. The `browser` and `live`
+fixtures are in conftest.py.
+"""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+
+CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
+if not Path(CHROMIUM).exists():
+    pytest.skip("Chromium is not installed (apt-get install chromium)", allow_module_level=True)
+sync_api = pytest.importorskip("playwright.sync_api", reason="the playwright package is not installed")
+
+# Headless, and no background connections: this machine's closed network refuses them.
+ARGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
