@@ -108,7 +108,10 @@ def rules(
     )
     for spec in cls.option_specs:
         table.add_row(
-            spec.name, json.dumps(spec.to_json(spec.default), ensure_ascii=False), spec.allowed, spec.help
+            spec.name,
+            json.dumps(spec.to_json(spec.convert(spec.default)), ensure_ascii=False),
+            spec.allowed,
+            spec.help,
         )
     console.print(table)
 
@@ -158,7 +161,7 @@ def play(
         except EOFError:
             answer = "quit"
         if answer in ("quit", "exit", "q"):
-            console.print("Stopped. The game so far:")
+            console.print("Stopped." + ("" if record else " (--record FILE keeps a game's record.)"))
             _save_record(state, record)
             raise typer.Exit(0)
         if answer in ("help", "?", ""):
