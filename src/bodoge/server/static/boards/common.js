@@ -124,6 +124,16 @@ function playerTag(ctx, p, extra) {
   );
 }
 
+// A player's box on a board: the name tag with a line of facts (`meta`), then the board's own parts.
+function playerBox(ctx, p, meta, ...children) {
+  return el(
+    "div",
+    { class: "pbox" + (ctx.view.current_player === p ? " current" : "") },
+    playerTag(ctx, p, el("span", { class: "pmeta" }, meta)),
+    ...children,
+  );
+}
+
 function section(title, ...children) {
   return el("div", { class: "bsec" }, title ? el("div", { class: "bsec-title" }, title) : null, ...children);
 }

@@ -135,19 +135,13 @@ BOARDS.hangover = {
       }
       const badge = s.status === "drinker" ? "ok" : s.status === "non_drinker" ? "" : "dim";
       players.append(
-        el(
-          "div",
-          { class: "pbox" + (v.current_player === p ? " current" : "") },
-          playerTag(
-            ctx,
-            p,
-            el(
-              "span",
-              { class: "pmeta" },
-              ` · ${T("vp")} ${s.vp} · ${T("tricks")} ${s.tricks} · ${T("hand")} ${s.hand}`,
-              el("span", { class: `badge ${badge}` }, T(s.status)),
-            ),
-          ),
+        playerBox(
+          ctx,
+          p,
+          [
+            ` · ${T("vp")} ${s.vp} · ${T("tricks")} ${s.tricks} · ${T("hand")} ${s.hand}`,
+            el("span", { class: `badge ${badge}` }, T(s.status)),
+          ],
           cols,
         ),
       );

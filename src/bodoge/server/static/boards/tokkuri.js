@@ -91,22 +91,17 @@ BOARDS.tokkuri = {
     const players = el("div", { class: "players" });
     for (let p = 0; p < v.players; p++) {
       const mine = v.tokkuri.filter((t) => t.owner === p);
-      const box = el(
-        "div",
-        { class: "pbox" + (v.current_player === p ? " current" : ""), style: `border-left: 5px solid ${TOKKURI_COLORS[p % 4]}` },
-        playerTag(
-          ctx,
-          p,
-          el(
-            "span",
-            { class: "pmeta" },
-            ` · ${T("balance")} ${v.scores[p]} · ${T("hand")} ${v.hand_counts[p]} · ${T("captured")} ${v.captured_counts[p]}`,
-            v.round_scores ? ` · ${T("roundScore")} ${v.round_scores[p] >= 0 ? "+" : ""}${v.round_scores[p]}` : "",
-            v.bonus && v.bonus[p] && v.bonus[p].length ? ` · ${T("bonus")} ${v.bonus[p].length}` : "",
-          ),
-        ),
+      const box = playerBox(
+        ctx,
+        p,
+        [
+          ` · ${T("balance")} ${v.scores[p]} · ${T("hand")} ${v.hand_counts[p]} · ${T("captured")} ${v.captured_counts[p]}`,
+          v.round_scores ? ` · ${T("roundScore")} ${v.round_scores[p] >= 0 ? "+" : ""}${v.round_scores[p]}` : "",
+          v.bonus && v.bonus[p] && v.bonus[p].length ? ` · ${T("bonus")} ${v.bonus[p].length}` : "",
+        ],
         el("div", { class: "bottles" }, mine.map((t) => self.bottle(ctx, t))),
       );
+      box.style.borderLeft = `5px solid ${TOKKURI_COLORS[p % 4]}`;
       ctx.bind(box, `victim P${p}`);
       players.append(box);
     }

@@ -85,19 +85,13 @@ BOARDS.tottarot = {
         tokens.append(tok);
       });
       const row = el("div", { class: "rowcards" }, (v.rows[p] || []).map((c) => this.card(ctx, c.card, c.inverted, true)));
-      const box = el(
-        "div",
-        { class: "pbox" + (v.current_player === p ? " current" : "") },
-        playerTag(
-          ctx,
-          p,
-          el(
-            "span",
-            { class: "pmeta" },
-            ` · ${T("total")} ${v.totals[p]} · `,
-            el("span", { class: "vtoken", title: T("victory") }, "★".repeat(v.victory_tokens[p]) || "☆0"),
-          ),
-        ),
+      const box = playerBox(
+        ctx,
+        p,
+        [
+          ` · ${T("total")} ${v.totals[p]} · `,
+          el("span", { class: "vtoken", title: T("victory") }, "★".repeat(v.victory_tokens[p]) || "☆0"),
+        ],
         el("div", { class: "muted small" }, T("declared"), d.exposed ? el("span", { class: "badge" }, T("exposed")) : null),
         declared,
         el("div", { class: "muted small" }, `${T("bid")}: `, bid, ` · ${T("will")}: `, tokens),

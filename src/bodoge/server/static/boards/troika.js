@@ -64,20 +64,10 @@ BOARDS.troika = {
     // Each player: container, hand count, declaration, chips.
     const players = el("div", { class: "players" });
     for (let p = 0; p < v.players; p++) {
-      const box = el(
-        "div",
-        { class: "pbox" + (v.current_player === p ? " current" : "") },
-        playerTag(
-          ctx,
-          p,
-          el(
-            "span",
-            { class: "pmeta" },
-            ` · ${T("hand")} ${v.hand_sizes[p]} · ${T("chips")} ${v.chips[p]}`,
-            v.declared[p] ? el("span", { class: "badge" }, T("declared")) : null,
-          ),
-        ),
-      );
+      const box = playerBox(ctx, p, [
+        ` · ${T("hand")} ${v.hand_sizes[p]} · ${T("chips")} ${v.chips[p]}`,
+        v.declared[p] ? el("span", { class: "badge" }, T("declared")) : null,
+      ]);
       const cont = el("div", { class: "tiles container" });
       const sorted = v.containers[p].slice().sort((a, b) => a - b);
       sorted.forEach((n) => cont.append(this.tile(ctx, n, p === v.seat ? `return container ${n}` : null)));
