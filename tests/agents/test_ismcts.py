@@ -89,7 +89,7 @@ def test_ismcts_is_deterministic_for_a_given_rng() -> None:
         for spec in (
             "ismcts:iterations=60",
             "ismcts:iterations=40,rollout=random,horizon=end,prior=0",
-            "ismcts:iterations=40,opponents=heuristic,cut=win",
+            "ismcts:iterations=40,opponents=tree,cut=win",
         ):
             first = agents.make(spec).act(game, view, random.Random(5))
             again = agents.make(spec).act(game, view, random.Random(5))

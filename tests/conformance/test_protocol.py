@@ -98,6 +98,8 @@ def test_same_seed_same_game_and_record_round_trip(name: str, players: int, seed
                 assert "legal_actions" not in v
             else:
                 assert [x["id"] for x in v["legal_actions"]] == a.legal_actions()
+            # a bot's simulation view: the same, less the log
+            assert a.view(v["seat"], log=False) == {k: x for k, x in v.items() if k != "log"}
         if a.is_terminal:
             break
         action = random_step(a, rng)

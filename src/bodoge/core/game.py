@@ -17,7 +17,7 @@ computed once per decision and cached; views, texts and dicts are built only whe
 from __future__ import annotations
 
 import importlib
-import json
+import marshal
 import operator
 import random
 import secrets
@@ -59,7 +59,7 @@ class Game:
         if not self.min_players <= players <= self.max_players:
             raise BadOption("players", players, allowed, f"{self.name} is for {allowed[14:]} players")
         self.num_players: int = players
-        self._options_json: str | None = None
+        self._options_json: bytes | None = None
         self.options: dict[str, Any] = opts.resolve(self.option_specs, options)
         self.prepare()
 
@@ -82,10 +82,11 @@ class Game:
     def options_json(self) -> dict[str, Any]:
         """The options as JSON-ready values (records, views, the server); a fresh copy each call."""
         if self._options_json is None:  # the options never change: convert them once
-            self._options_json = json.dumps(
+            # kept marshalled: the quickest fresh copy of plain JSON data (every view holds one)
+            self._options_json = marshal.dumps(
                 {spec.name: spec.to_json(self.options[spec.name]) for spec in self.option_specs}
             )
-        loaded: dict[str, Any] = json.loads(self._options_json)
+        loaded: dict[str, Any] = marshal.loads(self._options_json)
         return loaded
 
     def new_state(self, seed: int | None = None, deck: Any = None) -> State:
@@ -343,8 +344,11 @@ class State:
                 out.append(seen)
         return out
 
-    def view(self, seat: int | None = None) -> dict[str, Any]:
-        """All that `seat` knows (None: a spectator), JSON-ready. The one guard of every secret."""
+    def view(self, seat: int | None = None, log: bool = True) -> dict[str, Any]:
+        """All that `seat` knows (None: a spectator), JSON-ready. The one guard of every secret.
+
+        `log=False` leaves out the `log`, the costliest part to build: for a bot's simulations, whose
+        players decide on the present state (no heuristic reads the log)."""
         seat = self.game.check_seat(seat)
         game = self.game
         v: dict[str, Any] = {
@@ -368,7 +372,8 @@ class State:
             v["legal_actions"] = [{"id": a, "text": self.action_text(a)} for a in self.legal_actions()]
         if self.current_player is None:
             v["winners"] = self.winners()
-        v["log"] = self.log(seat)
+        if log:
+            v["log"] = self.log(seat)
         return v
 
     def to_record(self) -> dict[str, Any]:

@@ -128,13 +128,22 @@ def test_options_accept_json_and_cli_forms() -> None:
     assert game.options["snack_deck"] == ("+1/+2", "-2/+2", "-4/+4")
 
 
+def test_one_value_stands_for_every_player_count() -> None:
+    """`--set drunk_limit=11,12,13`: a plain value is the same at every count (the record keeps the map)."""
+    game = bodoge.make("hangover", players=4, drunk_limit="11", removed_numbers=[6])
+    assert game.limit == 11 and len(game.drink_cards) == 48
+    assert game.options_json()["drunk_limit"] == {"3": 11, "4": 11, "5": 11}
+    assert game.options_json()["removed_numbers"] == {"3": [6], "4": [6], "5": [6]}
+
+
 @pytest.mark.parametrize(
     ("option", "value", "words"),
     [
         ("drunk_limit", {3: 7, 4: 12}, "3, 4, 5"),
         ("drunk_limit", {3: 0, 4: 12, 5: 16}, "≥ 1"),
         ("drunk_limit", {3: 7, 4: 12, 5: 16, 6: 20}, "3, 4, 5"),
-        ("drunk_limit", 7, "map"),
+        ("drunk_limit", "lots", "map"),
+        ("drunk_limit", 0, "≥ 1"),
         ("vp_just", "lots", "any integer"),
         ("hangover_trick", 1, "≥ 2"),
         ("hand_size", 0, "≥ 1"),

@@ -135,9 +135,15 @@ def _maybe_json(value: Any) -> Any:
 
 
 def _count_map(value: Any, convert_one: Any) -> dict[int, Any]:
+    """A per-player-count option: a map from each count to a value, or one value for every count
+    (`--set drunk_limit=11,12,13` compares three limits at whatever count is played)."""
     value = _maybe_json(value)
     if not isinstance(value, Mapping):
-        raise ValueError("expected a map from player count to value")
+        try:
+            one = convert_one(value)
+        except ValueError as exc:
+            raise ValueError(f"expected a map from player count to value, or one value: {exc}") from None
+        return dict.fromkeys(SUPPORTED_COUNTS, one)
     out: dict[int, Any] = {}
     for key, item in value.items():
         n = opts.as_int(key)
@@ -194,7 +200,7 @@ OPTION_SPECS = (
     opts.Option(
         "drunk_limit",
         {3: 7, 4: 12, 5: 16},
-        "a map from each player count 3, 4, 5 to an integer ≥ 1",
+        "a map from each player count 3, 4, 5 to an integer ≥ 1, or one integer ≥ 1 for every count",
         "the drunk limit L per player count (HO-4.6)",
         _convert_drunk_limit,
         _map_json,
@@ -210,7 +216,7 @@ OPTION_SPECS = (
     opts.Option(
         "removed_numbers",
         {3: (6, 7), 4: (7,), 5: ()},
-        "a map from each player count 3, 4, 5 to a list of distinct numbers 1–7",
+        "a map from each player count 3, 4, 5 to a list of distinct numbers 1–7, or one list for every count",
         "drink card numbers removed per player count (HO-3.1)",
         _convert_removed,
         _map_json,

@@ -12,6 +12,7 @@ The obvious good play of the rules:
 
 from __future__ import annotations
 
+import functools
 import random
 from collections.abc import Mapping
 from typing import Any
@@ -20,10 +21,12 @@ from typing import Any
 REAL = 0.8
 
 
-def _numbers(deck: list[dict[str, Any]]) -> dict[str, tuple[str, list[int]]]:
-    """code -> (kind, slot values at their lowest reading)."""
+@functools.lru_cache(maxsize=32)
+def _numbers(game: Any) -> dict[str, tuple[str, list[int]]]:
+    """code -> (kind, slot values at their lowest reading), for the game's deck. Kept per game: a
+    bot's simulations ask it at every move (the result is read, never changed)."""
     out = {}
-    for e in deck:
+    for e in game.options_json()["deck"]:
         values = []
         for s in e["slots"]:
             values.append(int(str(s).split("~")[0]))
@@ -95,7 +98,7 @@ def act(game: Any, view: Mapping[str, Any], rng: random.Random) -> int:
     opts = view["options"]
     pl = opts["penalty_level"]
     pp = opts["penalty_points"]
-    numbers = _numbers(opts["deck"])
+    numbers = _numbers(game)
     tokkuri = view["tokkuri"]
     phase = view["phase"]
     best_id = legal[0]["id"]
