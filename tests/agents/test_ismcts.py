@@ -58,6 +58,7 @@ def test_spec_strings_make_agents() -> None:
         "ismcts:horizon=soon",
         "ismcts:cut=maybe",
         "ismcts:c=-1",
+        "ismcts:root=widest",
         "ismcts:prior=2",
         "ismcts:z=-1",
         "ismcts:opponents=psychic",
@@ -90,6 +91,7 @@ def test_ismcts_is_deterministic_for_a_given_rng() -> None:
             "ismcts:iterations=60",
             "ismcts:iterations=40,rollout=random,horizon=end,prior=0",
             "ismcts:iterations=40,opponents=tree,cut=win",
+            "ismcts:iterations=50,root=halving",
         ):
             first = agents.make(spec).act(game, view, random.Random(5))
             again = agents.make(spec).act(game, view, random.Random(5))
@@ -128,30 +130,59 @@ def test_ismcts_respects_its_budgets() -> None:
     assert single.last_iterations == 0  # one legal action: no search
 
 
-def test_round_horizon_stops_simulations_at_the_end_of_the_round() -> None:
+def test_halving_spends_its_budget_on_the_same_deals_for_every_move() -> None:
+    game = TinyGame(3)
+    state = game.new_state(seed=3)
+    view = state.view(state.current_player)
+    legal = [a["id"] for a in view["legal_actions"]]
+    assert len(legal) >= 3
+    bot = ISMCTSAgent(iterations=120, root="halving")
+    root = bot.search(game, view, random.Random(1))
+    assert bot.last_iterations == 120 == root.visits
+    counts = {a: len(bot._values[a]) for a in legal}
+    # phase 1 gives every move the same number of deals; later phases only the better half (and the
+    # heuristic's move), so the survivors have more
+    assert min(counts.values()) >= 120 // len(legal) // 2 >= 1
+    assert set(bot._alive) <= set(legal) and len(bot._alive) < len(legal)
+    assert all(counts[a] == max(counts.values()) for a in bot._alive)
+    assert bot.last_prior_move in bot._alive  # the heuristic's move is never dropped
+    assert bot.act(game, view, random.Random(1)) in legal
+    timed = ISMCTSAgent(seconds=0.05, root="halving")
+    start = time.perf_counter()
+    timed.act(game, view, random.Random(1))
+    assert time.perf_counter() - start < 0.5 and timed.last_iterations > 0
+
+
+def test_halving_keeps_the_heuristic_move_unless_the_paired_gap_is_clear() -> None:
+    bot = ISMCTSAgent(root="halving", z=1.5)
+    bot._alive = [1, 2]
+    bot._values = {1: [0.5, 0.0, 1.0, 0.5], 2: [0.6, 0.1, 1.0, 0.55]}  # 2 better on every deal
+    assert bot._paired_choice(1) == 2
+    bot._values = {1: [0.0, 1.0, 0.0, 1.0], 2: [1.0, 0.0, 1.0, 1.0]}  # better on average, by luck
+    assert bot._paired_choice(1) == 1
+    assert bot._paired_choice(None) == 2
+
+
+def test_round_horizon_stops_simulations_at_the_end_of_the_round(monkeypatch: pytest.MonkeyPatch) -> None:
     game = TinyGame(3, rounds=3)
     state = game.new_state(seed=4)
     view = state.view(state.current_player)
     ended: list[int] = []
-    original = game.sample_state
+    cls = type(state)
+    real_returns = cls.returns
 
-    def spy(v: dict, rng: random.Random) -> State:
-        s = original(v, rng)
-        real_returns = s.returns
+    def returns(self: State) -> list[float]:
+        ended.append(1)
+        return real_returns(self)
 
-        def returns() -> list[float]:
-            ended.append(1)
-            return real_returns()
-
-        s.returns = returns  # type: ignore[method-assign]
-        return s
-
-    game.sample_state = spy  # type: ignore[method-assign]
-    for horizon in ("round", "auto", 3):
-        ISMCTSAgent(iterations=30, horizon=horizon).act(game, view, random.Random(1))
-    assert ended == []  # no simulation ran to the end of the 3-round game
-    ISMCTSAgent(iterations=30, horizon="end").act(game, view, random.Random(1))
-    assert len(ended) == 30
+    monkeypatch.setattr(cls, "returns", returns)  # every simulated state, clones included
+    for root in ("halving", "puct"):
+        for horizon in ("round", "auto", 3):
+            ISMCTSAgent(iterations=30, horizon=horizon, root=root).act(game, view, random.Random(1))
+        assert ended == []  # no simulation ran to the end of the 3-round game
+        ISMCTSAgent(iterations=30, horizon="end", root=root).act(game, view, random.Random(1))
+        assert len(ended) == 30
+        ended.clear()
 
 
 def test_cut_values_share_one_win() -> None:
