@@ -13,36 +13,35 @@ The agent sees only its seat's view. Every iteration it
    player* among the actions legal in this determinization. The exploration term uses availability
    counts (how often the action was legal when its parent was visited), not the parent's visits, since
    an action is not legal in every determinization. At the root (the observer's own decision) the
-   choice is PUCT with the game heuristic's move as a prior (`prior`), so the search spends its first
-   iterations on the move a sensible player would make and turns to others as evidence comes in;
+   moves are chosen by sequential halving or by PUCT (**The root**, below);
 3. **expands** one untried legal action;
 4. **rolls out** by the game's heuristic on the determinized state's views (or by random play), to the
    end of the game or to the horizon (below);
 5. **backs up** the vector of every seat's return: each node keeps every seat's total, so the tree
    serves any number of players (max^n-style: each player maximizes their own).
 
-The move played is the root child visited most (ties: the better mean). It replaces the heuristic's
-move only if its mean return is higher by `z` standard errors (returns lie in [0, 1], so a variance of
-at most 1/4): a small budget spread over many moves makes some look good by luck.
-
 **The root** (`root=`):
-- `puct`: as above;
-- `halving` (the default): sequential halving (Karnin, Koren & Somekh 2013) on common random numbers. The budget is
-  cut into ⌈log2 k⌉ equal phases for k legal moves. A phase plays batches: one determinization, then
-  every move still in the running from a clone of it, each followed by the same random stream (tree
-  choices and rollouts below the root as above). After a phase the worse half of the moves by mean
-  return drop out, except the heuristic's move, which always stays. The move played is the best one
-  left; it replaces the heuristic's only if the mean of their paired differences (same cards, same luck
-  afterwards) exceeds `z` standard errors of that mean. Pairing removes the luck of the deal from the
-  comparison, which in a game this random is most of the noise. Measured against n − 1 heuristics at
-the default budget (seed 100, not the README's seed): Tottarot with 5 players 0.38 ± 0.17 against
-`puct`'s 0.27 ± 0.10 (60 games each, fair 0.20); Hangover with 4 players 0.28 ± 0.09 against 0.26 ±
-0.08 (92 games, fair 0.25).
+- `puct`: PUCT with the game heuristic's move as a prior (`prior`), so the search spends its first
+  iterations on the move a sensible player would make and turns to others as evidence comes in. The
+  move played is the root child visited most (ties: the better mean). It replaces the heuristic's move
+  only if its mean return is higher by `z` standard errors (returns lie in [0, 1], so a variance of at
+  most 1/4): a small budget spread over many moves makes some look good by luck;
+- `halving` (the default): sequential halving (Karnin, Koren & Somekh 2013) on common random numbers.
+  The budget is cut into ⌈log2 k⌉ equal phases for k legal moves. A phase plays batches: one
+  determinization, then every move still in the running from a clone of it, each followed by the same
+  random stream (tree choices and rollouts below the root as above). After a phase the worse half of
+  the moves by mean return drop out, except the heuristic's move, which always stays. The move played
+  is the best one left; it replaces the heuristic's only if the mean of their paired differences (same
+  cards, same luck afterwards) exceeds `z` standard errors of that mean. Pairing removes the luck of
+  the deal from the comparison, which in games this random is most of the noise. Measured against
+  n − 1 heuristics at the default budget: Tottarot with 5 players 0.38 ± 0.17 against `puct`'s
+  0.27 ± 0.10 (60 games each on the same deals, fair 0.20); Hangover with 4 players 0.28 ± 0.09
+  against 0.26 ± 0.08 (92 games each on the same deals, fair 0.25).
 
 **Budget.** `iterations=N`, `seconds=S`, or both (whichever ends first). The default is 1000
-iterations or 0.9 s, whichever ends first: under one second a move on every game here (on the 2-core
-machine, Tottarot reaches 1000 iterations in about half a second; the other games use the 0.9 s). An iteration
-budget alone is deterministic — the same view and the same `rng` give the same move — and the arena's
+iterations or 0.9 s, whichever ends first: under one second a move on every game here (on the
+2-core machine Tottarot often reaches 1000 iterations sooner; the other games use the 0.9 s). An
+iteration budget alone is deterministic — the same view and the same `rng` give the same move — and the arena's
 backends then give identical records; a time budget depends on the machine's speed.
 
 **Bounded horizon** (`horizon=`), for long matches of several rounds:
@@ -63,15 +62,16 @@ backends then give identical records; a time budget depends on the machine's spe
 
 **Other parameters:** `rollout` (`auto`, the default: the game's heuristic where it has one, else
 random; `heuristic`; `random`); `c` (exploration constant, default 0.7 for returns in [0, 1]);
-`prior` (the weight of the heuristic's move in the root prior, default 0.5; 0: plain UCT at the root,
-and no heuristic is consulted there); `z` (default 1.5); `opponents` (`heuristic`, the default: the other
-seats play the game's heuristic on their own views inside the tree too, so no seat's choice in the tree
-depends on cards it cannot see, and the tree branches only on the observer's own moves; `tree`: every
-seat chooses by UCT inside the tree, as in SO-ISMCTS). The default models the other players as sensible
-players, and spends every iteration on the observer's own choices; a tree over every seat's moves needs
-more iterations than a second gives. Measured (Tottarot, 4 players, against three heuristics, 80 games):
-at 200 iterations `heuristic` 0.28 ± 0.07 and `tree` 0.30 ± 0.07, both within the fair share's reach;
-at 1000 iterations `heuristic` 0.35 ± 0.07, above the fair 0.25.
+`prior` (with `root=puct`: the weight of the heuristic's move in the root prior, default 0.5; 0: plain
+UCT at the root, and no heuristic is consulted there); `z` (default 1.5); `opponents` (`heuristic`, the
+default: the other seats play the game's heuristic on their own views inside the tree too, so no
+seat's choice in the tree depends on cards it cannot see, and the tree branches only on the
+observer's own moves; `tree`: every seat chooses by UCT inside the tree, as in SO-ISMCTS). The default
+models the other players as sensible players and spends every iteration on the observer's own
+choices; a tree over every seat's moves needs more iterations than a second gives. Measured with
+`root=puct` (Tottarot, 4 players, against three heuristics, 80 games): at 200 iterations `heuristic`
+0.28 ± 0.07 and `tree` 0.30 ± 0.07, both within reach of the fair 0.25; at 1000 iterations
+`heuristic` 0.35 ± 0.07.
 
 Simulations build their views with `view(seat, log=False)`: no heuristic reads the log, and building
 it was most of a simulation's cost.
