@@ -303,6 +303,7 @@ class ISMCTSAgent:
         self._values = values
         phases = max(1, math.ceil(math.log2(len(legal))))
         start = time.perf_counter()
+        cap: float = math.inf if self.iterations is None else self.iterations
         done = 0
         for phase in range(phases):
             share = (phase + 1) / phases
@@ -322,7 +323,7 @@ class ISMCTSAgent:
                 dealt = ctx.game.sample_state(ctx.view, rng)
                 seed = rng.getrandbits(64)
                 for a in alive:
-                    if self.iterations is not None and done >= self.iterations:
+                    if done >= cap:
                         break
                     done += 1
                     state = dealt.clone()  # every move on the same cards ...
@@ -333,9 +334,9 @@ class ISMCTSAgent:
                     # ... and the same luck after it
                     value = ctx.simulate(state, child, [root, child], 1, random.Random(seed))
                     values[a].append(value[me])
-                if self.iterations is not None and done >= self.iterations:
+                if done >= cap:
                     break
-            if self.iterations is not None and done >= self.iterations:
+            if done >= cap:
                 break
             if not last:
                 ranked = sorted(alive, key=lambda a: (_mean(values[a]), a == h), reverse=True)
