@@ -8,7 +8,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import importlib
-import json
 import logging
 import os
 from collections.abc import AsyncIterator
@@ -17,18 +16,36 @@ from pathlib import Path
 from typing import Any, Literal
 
 from fastapi import FastAPI, HTTPException, Request, WebSocket, WebSocketDisconnect
+from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, JSONResponse
 from fastapi.staticfiles import StaticFiles
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, Field, ValidationError
 
 from bodoge import agents
-from bodoge.core.records import replay
 from bodoge.core.registry import game_class
 from bodoge.core.registry import games as game_names
 from bodoge.errors import BodogeError
 from bodoge.server.bots import BotPool
+from bodoge.server.guard import (
+    AddressLimits,
+    BadInput,
+    BodyLimit,
+    Limits,
+    SecurityHeaders,
+    TooMany,
+    origin_allowed,
+    parse_json,
+)
+from bodoge.server.replays import replay_answer
 from bodoge.server.storage import Storage
-from bodoge.server.tables import ActionError, Connection, TableManager, TableRuntime, dumps
+from bodoge.server.tables import (
+    ActionError,
+    Connection,
+    TableBusy,
+    TableManager,
+    TableRuntime,
+    dumps,
+)
 
 log = logging.getLogger("bodoge.server")
 
@@ -50,6 +67,7 @@ class ServerConfig:
     bot_budget: float = 5.0  # seconds a bot may think about one move
     bot_delay: float = 0.5  # pause before each bot move, so that people can follow the play
     preload: list[str] = field(default_factory=list)  # modules to import first (out-of-tree games/agents)
+    limits: Limits = field(default_factory=Limits)
 
 
 class SeatIn(BaseModel):
@@ -60,9 +78,15 @@ class SeatIn(BaseModel):
 
 class CreateTableIn(BaseModel):
     game: str = Field(max_length=64)
-    players: int | None = None
-    options: dict[str, Any] = Field(default_factory=dict)
+    players: int | None = Field(default=None, ge=1, le=16)
+    options: dict[str, Any] = Field(default_factory=dict, max_length=32)
     seats: list[SeatIn] = Field(max_length=16)
+
+
+def client_address(request: Request | WebSocket) -> str:
+    """Whom the per-address limits count: the peer's IP address (behind a proxy, the address
+    the proxy reports when `bodoge serve --forwarded-allow-ips` trusts it)."""
+    return request.client.host if request.client is not None else "unknown"
 
 
 def game_info(name: str) -> dict[str, Any]:
@@ -82,6 +106,8 @@ def game_info(name: str) -> dict[str, Any]:
                 "name": spec.name,
                 "default": _default_json(spec),
                 "allowed": spec.allowed,
+                "min": getattr(spec, "lo", None),
+                "max": getattr(spec, "hi", None),
                 "help": spec.help,
             }
             for spec in cls.option_specs
@@ -107,7 +133,11 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         storage = await asyncio.to_thread(Storage, config.db)
         manager = TableManager(
-            storage, BotPool(config.bot_workers, config.bot_budget, config.preload), config.bot_delay
+            storage,
+            BotPool(config.bot_workers, config.bot_budget, config.preload),
+            config.bot_delay,
+            idle_timeout=config.limits.idle_timeout,
+            work_timeout=config.limits.work_timeout,
         )
         app.state.manager = manager
         await manager.start()
@@ -118,15 +148,22 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
 
     app = FastAPI(title="bodoge", lifespan=lifespan, docs_url="/api/docs", redoc_url=None)
     app.state.config = config
+    guard = AddressLimits(config.limits)
+    # Outermost first: every answer carries the security headers, even a 413.
+    app.add_middleware(BodyLimit, limit=config.limits.max_body)
+    app.add_middleware(SecurityHeaders, docs_path="/api/docs")
 
     def manager_of(request: Request | WebSocket) -> TableManager:
         manager: TableManager = request.app.state.manager
         return manager
 
     async def table_or_404(request: Request, table_id: str) -> TableRuntime:
-        runtime = await manager_of(request).get(table_id)
+        try:
+            runtime = await manager_of(request).get(table_id)
+        except TableBusy as exc:
+            raise HTTPException(503, str(exc), headers={"Retry-After": "5"}) from None
         if runtime is None:
-            raise HTTPException(404, f"no table {table_id!r}")
+            raise HTTPException(404, f"no table {table_id[:40]!r}")
         return runtime
 
     @app.get("/", include_in_schema=False)
@@ -161,17 +198,46 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
         limit = max(1, min(limit, 200))
         manager = manager_of(request)
         return {
-            "open": await manager.list("playing", limit),
-            "recent": await manager.list("over", limit),
+            "open": await manager.list(("playing",), limit),
+            "recent": await manager.list(("over", "abandoned"), limit),
         }
 
-    @app.post("/api/tables", status_code=201)
-    async def create_table(request: Request, body: CreateTableIn) -> dict[str, Any]:
+    @app.post(
+        "/api/tables",
+        status_code=201,
+        openapi_extra={
+            "requestBody": {
+                "required": True,
+                "content": {"application/json": {"schema": CreateTableIn.model_json_schema()}},
+            }
+        },
+    )
+    async def create_table(request: Request) -> dict[str, Any]:
         manager = manager_of(request)
+        address = client_address(request)
+        try:
+            guard.hit_create(address)
+            if manager.open_tables_of(address) >= config.limits.open_tables:
+                raise TooMany(
+                    f"at most {config.limits.open_tables} tables in play made from one address; "
+                    "finish one, or wait for idle ones to expire",
+                    60,
+                )
+        except TooMany as exc:
+            raise HTTPException(429, exc.message, headers={"Retry-After": str(exc.retry_after)}) from None
+        # The body is read here, not by FastAPI: its JSON must pass the strict reader first.
+        try:
+            body = CreateTableIn.model_validate(parse_json(await request.body()))
+        except BadInput as exc:
+            raise HTTPException(422, str(exc)) from None
+        except ValidationError as exc:
+            raise RequestValidationError(exc.errors(include_url=False, include_context=False)) from None
         try:
             runtime, tokens = await manager.create(
-                body.game, body.players, body.options, [s.model_dump() for s in body.seats]
+                body.game, body.players, body.options, [s.model_dump() for s in body.seats], address
             )
+        except TableBusy as exc:
+            raise HTTPException(503, f"setting up the table: {exc}") from None
         except (BodogeError, ValueError) as exc:
             raise HTTPException(400, str(exc)) from None
         seats = []
@@ -218,24 +284,41 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
         moves = len(record["actions"])
         if not 0 <= move <= moves:
             raise HTTPException(400, f"move is 0 to {moves}")
-        state = replay({**record, "actions": record["actions"][:move], "result": None})
-        out: dict[str, Any] = {"table": table_id, "game": record["game"], "move": move, "moves": moves}
-        if seat == "all":
-            out["views"] = [state.view(p) for p in range(state.game.num_players)]
-            out["view"] = state.view(None)
-        else:
-            try:
-                p = int(seat)
-            except ValueError:
-                raise HTTPException(400, "seat is a seat number or 'all'") from None
-            if not 0 <= p < state.game.num_players:
-                raise HTTPException(400, f"no seat {p}")
-            out["view"] = state.view(p)
-        return out
+        p: int | None = None
+        if seat != "all":
+            if not (seat.isascii() and seat.isdigit() and int(seat) < runtime.game.num_players):
+                raise HTTPException(
+                    400, f"seat is a seat number from 0 to {runtime.game.num_players - 1}, or 'all'"
+                )
+            p = int(seat)
+        manager = manager_of(request)
+        try:
+            return await manager.off_loop(replay_answer, manager.replays, table_id, record, move, p)
+        except TableBusy as exc:
+            raise HTTPException(503, str(exc), headers={"Retry-After": "5"}) from None
 
     @app.websocket("/ws/tables/{table_id}")
     async def table_socket(websocket: WebSocket, table_id: str) -> None:
-        await play_socket(manager_of(websocket), websocket, table_id)
+        origin = websocket.headers.get("origin")
+        if not origin_allowed(origin, websocket.headers.get("host"), config.limits.allow_origins):
+            log.warning("websocket from origin %r refused", origin)
+            await websocket.close(1008)  # before accepting: the handshake is answered 403
+            return
+        address = client_address(websocket)
+        if not guard.open_socket(address):
+            await websocket.accept()
+            await websocket.send_text(
+                _error(
+                    "too_many_connections",
+                    f"at most {config.limits.ws_per_address} connections from one address",
+                )
+            )
+            await websocket.close(1008)
+            return
+        try:
+            await play_socket(manager_of(websocket), websocket, table_id, guard)
+        finally:
+            guard.close_socket(address)
 
     return app
 
@@ -259,22 +342,29 @@ def _parse(text: str | None) -> tuple[dict[str, Any] | None, str | None]:
     """A client message as a dict, or (None, an error message as JSON text)."""
     if text is None:
         return None, _error("malformed", "messages are JSON text, not binary")
-    if len(text.encode("utf-8", "surrogatepass")) > MAX_MESSAGE:
+    if len(text) > MAX_MESSAGE or len(text.encode("utf-8", "surrogatepass")) > MAX_MESSAGE:
         return None, _error("too_large", f"a message is at most {MAX_MESSAGE} bytes")
     try:
-        message = json.loads(text)
-    except ValueError:
-        return None, _error("malformed", "a message is a JSON object")
+        message = parse_json(text)
+    except BadInput as exc:
+        return None, _error("malformed", f"a message is a JSON object: {exc}")
     if not isinstance(message, dict) or not isinstance(message.get("type"), str):
         return None, _error("malformed", 'a message is a JSON object with a "type"')
     return message, None
 
 
-async def play_socket(manager: TableManager, websocket: WebSocket, table_id: str) -> None:
+async def play_socket(
+    manager: TableManager, websocket: WebSocket, table_id: str, guard: AddressLimits
+) -> None:
     await websocket.accept()
-    runtime = await manager.get(table_id)
+    try:
+        runtime = await manager.get(table_id)
+    except TableBusy as exc:
+        await websocket.send_text(_error("busy", str(exc)))
+        await websocket.close(1013)  # try again later
+        return
     if runtime is None:
-        await websocket.send_text(_error("no_table", f"no table {table_id!r}"))
+        await websocket.send_text(_error("no_table", f"no table {table_id[:40]!r}"))
         await websocket.close(4404)
         return
     # The first message says who this is: {"type": "hello", "token": ...}. Without a valid token,
@@ -292,7 +382,7 @@ async def play_socket(manager: TableManager, websocket: WebSocket, table_id: str
         return
     token = hello.get("token")
     seat = runtime.seat_of(token if isinstance(token, str) else None)
-    conn = Connection(seat)
+    conn = Connection(seat, client_address(websocket))
     if token and seat is None:
         conn.push("error", _error("bad_token", "that token opens no seat here; you are a spectator"))
     conn.push(
@@ -312,6 +402,10 @@ async def play_socket(manager: TableManager, websocket: WebSocket, table_id: str
     try:
         while not conn.closed:
             text = await _receive_text(websocket)
+            if not guard.hit_message(conn.id):
+                conn.outbox.clear()
+                conn.close(1008, f"more than {guard.config.message_rate} messages")
+                break
             message, problem = _parse(text)
             if message is None:
                 conn.push("error", problem or "")
@@ -333,7 +427,7 @@ async def play_socket(manager: TableManager, websocket: WebSocket, table_id: str
         with contextlib.suppress(BaseException):
             await sender
         with contextlib.suppress(Exception):
-            await websocket.close()
+            await websocket.close(conn.close_code, conn.close_reason)
 
 
 async def _action(runtime: TableRuntime, conn: Connection, message: dict[str, Any]) -> None:
@@ -368,7 +462,7 @@ async def _send_loop(websocket: WebSocket, conn: Connection) -> None:
                 _kind, text = conn.outbox.popleft()
                 await websocket.send_text(text)
             if conn.closed:
-                await websocket.close(1008)
+                await websocket.close(conn.close_code, conn.close_reason)
                 return
     except Exception:
         conn.closed = True

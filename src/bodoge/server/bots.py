@@ -2,8 +2,9 @@
 
 The event loop never runs an agent. `BotPool.act` hands a worker the game (by name and options),
 the agent spec and `view(seat)` — nothing else, so a bot knows exactly what its seat knows — and
-waits for the answer at most `budget` seconds. A worker that overruns is killed and replaced, and
-the seat plays a uniformly random legal action instead (the move must not hold the table up).
+waits for the answer at most `budget` seconds. A worker that dies is replaced and the move tried
+once more on another; a worker that overruns is killed and replaced. Whenever no good answer comes
+in time, the seat plays a uniformly random legal action instead: a move never holds the table up.
 """
 
 from __future__ import annotations
@@ -17,6 +18,8 @@ import multiprocessing
 import multiprocessing.connection
 import random
 import secrets
+import signal
+import time
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -35,6 +38,10 @@ def _worker_main(conn: multiprocessing.connection.Connection, preload: Sequence[
     import bodoge
     from bodoge import agents
     from bodoge.core.registry import games as game_names
+
+    # Ctrl-C at the terminal reaches the whole process group: the server stops its workers itself,
+    # so a worker ignores it rather than die with a traceback of its own.
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
 
     for module in preload:
         importlib.import_module(module)
@@ -147,7 +154,39 @@ class BotPool:
         legal = [a["id"] for a in view.get("legal_actions", ())]
         if not legal:
             raise ValueError("the view asks this seat for no decision")
-        worker = await self._idle.get()
+        task = (game, players, options, spec, view)
+        deadline = time.monotonic() + self.budget
+        reason: str | None = "no bot worker was free within the time budget"
+        for _attempt in range(2):  # a failed move is tried once more, on the next free worker
+            left = deadline - time.monotonic()
+            if left <= 0:
+                break
+            try:
+                worker = await asyncio.wait_for(self._idle.get(), left)
+            except TimeoutError:
+                reason = f"no bot worker was free within the time budget of {self.budget:g} s"
+                break
+            action, reason, reusable = await self._ask(worker, task, legal, deadline)
+            if reusable:
+                self._idle.put_nowait(worker)
+            else:  # a worker in an unknown state is never reused: kill it and start a fresh one
+                await asyncio.to_thread(worker.kill)
+                with contextlib.suppress(ValueError):
+                    self._all.remove(worker)
+                self._replace()
+            self.moves += 1
+            if reason is None:
+                return BotMove(action, None)
+            if reason is not None and reason.startswith("no answer"):
+                break  # the budget is spent
+        self.fallbacks += 1
+        log.warning("bot %s: %s; playing a random legal action", spec, reason)
+        return BotMove(random.SystemRandom().choice(legal), reason)
+
+    async def _ask(
+        self, worker: _Worker, task: tuple[Any, ...], legal: list[int], deadline: float
+    ) -> tuple[int, str | None, bool]:
+        """(action, why it is no good or None, whether the worker may be used again)."""
         loop = asyncio.get_running_loop()
         answer: asyncio.Future[Any] = loop.create_future()
 
@@ -159,41 +198,24 @@ class BotPool:
             except Exception as exc:  # the worker died
                 answer.set_exception(exc)
 
-        reason: str | None = None
         fd = -1
         try:
-            worker.conn.send((game, players, options, spec, view, secrets.randbits(64)))
+            worker.conn.send((*task, secrets.randbits(64)))
             fd = worker.conn.fileno()
             loop.add_reader(fd, readable)
-            kind, value = await asyncio.wait_for(answer, self.budget)
+            kind, value = await asyncio.wait_for(answer, max(0.0, deadline - time.monotonic()))
         except TimeoutError:
-            reason = f"no answer within the time budget of {self.budget:g} s"
+            return -1, f"no answer within the time budget of {self.budget:g} s", False
         except Exception as exc:
-            reason = f"the bot worker failed: {exc}"
-        else:
-            if kind != "ok":
-                reason = f"the bot failed: {value}"
-            elif value not in legal:
-                reason = f"the bot chose {value!r}, which is not legal"
+            return -1, f"the bot worker failed: {exc or type(exc).__name__}", False
         finally:
             if fd >= 0:
                 loop.remove_reader(fd)
-        if reason is None:
-            self._idle.put_nowait(worker)
-            self.moves += 1
-            return BotMove(int(value), None)
-        # A worker in an unknown state is never reused: kill it and start a fresh one.
-        if kind_is_error(reason) and worker.process.is_alive():
-            self._idle.put_nowait(worker)
-        else:
-            await asyncio.to_thread(worker.kill)
-            with contextlib.suppress(ValueError):
-                self._all.remove(worker)
-            self._replace()
-        self.moves += 1
-        self.fallbacks += 1
-        log.warning("bot %s: %s; playing a random legal action", spec, reason)
-        return BotMove(random.SystemRandom().choice(legal), reason)
+        if kind != "ok":
+            return -1, f"the bot failed: {value}", True
+        if value not in legal:
+            return -1, f"the bot chose {value!r}, which is not legal", True
+        return int(value), None, True
 
 
 def _wait_ready(worker: _Worker, timeout: float) -> bool:
@@ -206,8 +228,3 @@ def _wait_ready(worker: _Worker, timeout: float) -> bool:
 def _kill_all(workers: list[_Worker]) -> None:
     for worker in workers:
         worker.kill()
-
-
-def kind_is_error(reason: str) -> bool:
-    """The agent raised or chose badly, but the worker answered and is ready for more."""
-    return reason.startswith(("the bot failed", "the bot chose"))

@@ -15,6 +15,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
+import logging
 import queue
 import threading
 import time
@@ -43,6 +44,10 @@ from sqlalchemy import (
 )
 from sqlalchemy.engine import make_url
 
+from bodoge.server.guard import check_value
+
+log = logging.getLogger("bodoge.server")
+
 metadata = MetaData()
 
 tables_table = Table(
@@ -56,7 +61,7 @@ tables_table = Table(
     Column("seed", BigInteger, nullable=False),  # secret until the game is over
     Column("seats", Text, nullable=False),  # JSON: [{"kind": "human"|"bot", "name", "spec"}]
     Column("token_hashes", Text, nullable=False),  # JSON: [sha256 hex or null (bots)]
-    Column("status", String(16), nullable=False, index=True),  # "playing" | "over"
+    Column("status", String(16), nullable=False, index=True),  # "playing" | "over" | "abandoned"
     Column("moves", Integer, nullable=False),
     Column("result", Text, nullable=True),  # JSON {"scores", "winners"} once over
     Column("created_at", Float, nullable=False),
@@ -109,7 +114,12 @@ class TableRow:
 
     @classmethod
     def from_db(cls, row: Any) -> TableRow:
+        """The row as stored; ValueError for one that could never be served (text that is not valid
+        Unicode, as older servers let in), so that one bad row cannot break every list."""
         m = row._mapping
+        for column in ("options", "seats", "result"):
+            if m[column] is not None:
+                check_value(json.loads(m[column]))
         return cls(
             id=m["id"],
             game=m["game"],
@@ -232,15 +242,41 @@ class Storage:
             ).all()
         return [r.id for r in rows]
 
-    def list_tables(self, status: str, limit: int) -> list[TableRow]:
+    def list_tables(self, statuses: tuple[str, ...], limit: int) -> list[TableRow]:
+        """The newest tables of these statuses; a row that cannot be read is left out (and logged)."""
         with self.engine.connect() as conn:
             rows = conn.execute(
                 select(tables_table)
-                .where(tables_table.c.status == status)
+                .where(tables_table.c.status.in_(statuses))
                 .order_by(tables_table.c.updated_at.desc())
                 .limit(limit)
             ).all()
-        return [TableRow.from_db(r) for r in rows]
+        out = []
+        for r in rows:
+            try:
+                out.append(TableRow.from_db(r))
+            except (ValueError, TypeError, KeyError) as exc:
+                log.error("table %r: its row cannot be read (%s); left out of the lists", r.id, exc)
+        return out
+
+    def idle_ids(self, before: float) -> list[str]:
+        """Tables in play whose last move (or creation) was before `before`."""
+        with self.engine.connect() as conn:
+            rows = conn.execute(
+                select(tables_table.c.id).where(
+                    tables_table.c.status == "playing", tables_table.c.updated_at < before
+                )
+            ).all()
+        return [r.id for r in rows]
+
+    def abandon(self, table_id: str) -> None:
+        """Mark a table in play abandoned (its record is kept and stays replayable)."""
+        with self.engine.begin() as conn:
+            conn.execute(
+                update(tables_table)
+                .where(tables_table.c.id == table_id, tables_table.c.status == "playing")
+                .values(status="abandoned")
+            )
 
     def count_actions(self) -> int:
         with self.engine.connect() as conn:
@@ -277,6 +313,9 @@ class Writer:
     async def create_table(self, row: TableRow) -> None:
         await self._submit("create", row)
 
+    async def abandon(self, table_id: str) -> None:
+        await self._submit("abandon", table_id)
+
     async def _submit(self, kind: str, item: Any) -> None:
         loop = asyncio.get_running_loop()
         future: asyncio.Future[None] = loop.create_future()
@@ -309,7 +348,9 @@ class Writer:
         appends = [job for job in jobs if job[0] == "append"]
         for job in jobs:
             if job[0] == "create":
-                self._do(job, lambda row: self.storage.create_table(row))
+                self._do(job, self.storage.create_table)
+            elif job[0] == "abandon":
+                self._do(job, self.storage.abandon)
         if not appends:
             return
         try:

@@ -14,11 +14,13 @@ import contextlib
 import hashlib
 import hmac
 import logging
+import random
 import secrets
 import time
 from collections import deque
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, TypeVar
 
 import orjson
 
@@ -27,7 +29,10 @@ from bodoge.core.game import Game, State
 from bodoge.core.registry import game_class, make
 from bodoge.errors import BodogeError
 from bodoge.server.bots import BotPool
+from bodoge.server.replays import Replays
 from bodoge.server.storage import Append, Storage, TableRow, Writer
+
+T = TypeVar("T")
 
 log = logging.getLogger("bodoge.server")
 
@@ -58,26 +63,51 @@ class ActionError(Exception):
         self.message = message
 
 
+# Messages that only say how things are now: a newer one replaces one not yet sent.
+COALESCED = ("view", "table")
+MAX_OUTBOX = 64  # other messages queued for one connection before it is closed (1008)
+
+
 @dataclass(eq=False)
 class Connection:
     """One websocket at a table. Outgoing messages queue here; a writer task sends them.
 
-    A view supersedes any older view not yet sent (a slow client gets the newest, never a backlog).
+    A `view` or `table` message replaces the one of its kind not yet sent, in its place: a slow
+    client gets the newest, never a backlog, and no one else's comings and goings can fill its
+    queue. Only the connection's own messages (answers to what it sent) add up; a client that sends
+    and does not read is closed with 1008 once MAX_OUTBOX of them wait.
     """
 
     seat: int | None
+    address: str = ""
     outbox: deque[tuple[str, str]] = field(default_factory=deque)  # (kind, json text)
     wake: asyncio.Event = field(default_factory=asyncio.Event)
     closed: bool = False
+    close_code: int = 1000
+    close_reason: str = ""
+    id: str = field(default_factory=lambda: secrets.token_hex(8))
 
     def push(self, kind: str, text: str) -> None:
         if self.closed:
             return
-        if kind == "view":
-            self.outbox = deque(item for item in self.outbox if item[0] != "view")
+        if kind in COALESCED:
+            for i, (queued, _text) in enumerate(self.outbox):
+                if queued == kind:
+                    self.outbox[i] = (kind, text)
+                    self.wake.set()
+                    return
         self.outbox.append((kind, text))
-        if len(self.outbox) > 256:  # a client that reads nothing: stop queueing for it
+        if len(self.outbox) > MAX_OUTBOX + len(COALESCED):
+            self.outbox.clear()  # it reads nothing: send it nothing more
+            self.close(1008, "the connection does not read its messages")
+        self.wake.set()
+
+    def close(self, code: int, reason: str) -> None:
+        """Close after what is queued is sent (the sender closes the websocket with `code`)."""
+        if not self.closed:
             self.closed = True
+            self.close_code = code
+            self.close_reason = reason
         self.wake.set()
 
 
@@ -91,6 +121,7 @@ class TableRuntime:
         self.connections: set[Connection] = set()
         self.bot_task: asyncio.Task[None] | None = None
         self._views: dict[int | None, str] = {}  # json of each seat's view at the current seq
+        self._table_due = False  # a `table` message is scheduled for this loop turn
 
     @property
     def id(self) -> str:
@@ -134,6 +165,14 @@ class TableRuntime:
             conn.push("view", self.view_message(conn.seat))
 
     def broadcast_table(self) -> None:
+        """Send everyone the table's summary, once per loop turn however many changes came in it
+        (a crowd of spectators coming and going costs one summary, not one each)."""
+        if not self._table_due:
+            self._table_due = True
+            asyncio.get_running_loop().call_soon(self._send_table)
+
+    def _send_table(self) -> None:
+        self._table_due = False
         text = dumps({"type": "table", "table": self.summary()})
         for conn in list(self.connections):
             conn.push("table", text)
@@ -150,8 +189,9 @@ class TableRuntime:
         self.maybe_unload()
 
     def maybe_unload(self) -> None:
-        """A finished table nobody watches leaves memory; it is rebuilt from the log when asked for."""
-        if self.state.is_terminal and not self.connections:
+        """A table no longer in play that nobody watches leaves memory; it is rebuilt from the log
+        when asked for."""
+        if self.row.status != "playing" and not self.connections:
             self.manager.tables.pop(self.id, None)
 
     # -- actions --------------------------------------------------------------------------------
@@ -162,6 +202,8 @@ class TableRuntime:
             state = self.state
             if state.is_terminal:
                 raise ActionError("game_over", "the game is over")
+            if self.row.status == "abandoned":
+                raise ActionError("abandoned", "the table was abandoned: nobody moved for too long")
             if seq is not None and seq != self.seq:
                 raise ActionError(
                     "stale", f"your action was for move {seq}, but the table is at move {self.seq}"
@@ -170,9 +212,10 @@ class TableRuntime:
                 raise ActionError("not_your_turn", "it is not your decision now")
             legal = state.legal_actions()
             if isinstance(action, bool) or not isinstance(action, int) or action not in legal:
+                shown = repr(action) if isinstance(action, int) and abs(action) < 2**63 else "that"
                 raise ActionError(
                     "illegal",
-                    f"{action!r} is not one of your legal action ids now ({', '.join(map(str, legal))})",
+                    f"{shown} is not one of your legal action ids now ({', '.join(map(str, legal))})",
                 )
             nxt = state.clone()
             try:
@@ -208,16 +251,32 @@ class TableRuntime:
         return info.get("spec") if info.get("kind") == "bot" else None
 
     def schedule_bots(self) -> None:
+        if self.row.status != "playing" or self.manager.closing:
+            return
         if self.state.is_terminal or self.bot_spec(self.state.current_player) is None:
             return
         if self.bot_task is None or self.bot_task.done():
             self.bot_task = asyncio.create_task(self._bots(), name=f"bots-{self.id}")
+            self.bot_task.add_done_callback(self._bots_ended)
+
+    def _bots_ended(self, task: asyncio.Task[None]) -> None:
+        """A bot task that died of something unforeseen is logged and started again: a bot table
+        never stops while a bot has a legal action."""
+        if task.cancelled() or task.exception() is None:
+            return
+        log.error("table %s: the bot task failed", self.id, exc_info=task.exception())
+        asyncio.get_running_loop().call_later(1.0, self.schedule_bots)
 
     async def _bots(self) -> None:
-        """Play while a bot is to move (one move at a time, each on that seat's view)."""
+        """Play while a bot is to move (one move at a time, each on that seat's view).
+
+        Nothing stops it but the end of the game: a move the table refuses, or any failure, is
+        logged and tried again after a pause that grows to at most MAX_BOT_PAUSE; after a refusal
+        the bot plays a random legal action of its seat (the pool has already fallen back to one
+        for a failed or slow worker)."""
         manager = self.manager
         failures = 0
-        while not manager.closing:
+        while not manager.closing and self.row.status == "playing":
             seat = self.state.current_player
             spec = self.bot_spec(seat)
             if seat is None or spec is None:
@@ -225,28 +284,53 @@ class TableRuntime:
             if manager.bot_delay > 0:
                 await asyncio.sleep(manager.bot_delay)
             seq = self.seq
-            if self.state.current_player != seat:
+            if self.state.current_player != seat or self.row.status != "playing":
                 continue
-            view = self.state.view(seat)
-            move = await manager.bots.act(self.row.game, self.row.players, self.row.options, spec, view)
             try:
+                if failures:
+                    action = random.SystemRandom().choice(self.state.legal_actions())
+                else:
+                    view = self.state.view(seat)
+                    move = await manager.bots.act(
+                        self.row.game, self.row.players, self.row.options, spec, view
+                    )
+                    action = move.action
                 # submit() ends by scheduling bots; this task is still running, so it starts none,
                 # and this loop carries on with the next bot decision itself.
-                await self.submit(seat, move.action, seq)
+                await self.submit(seat, action, seq)
                 failures = 0
             except ActionError as exc:
+                if exc.code in ("stale", "game_over", "abandoned"):
+                    continue  # the table moved on meanwhile: look again
                 failures += 1
                 log.warning("table %s: bot move refused (%s): %s", self.id, exc.code, exc.message)
-                if failures >= 5:
-                    log.error("table %s: bots stopped after repeated failures", self.id)
-                    return
-                await asyncio.sleep(0.5 * failures)
+                await asyncio.sleep(min(MAX_BOT_PAUSE, 0.25 * 2**failures))
+            except Exception:
+                failures += 1
+                log.exception("table %s: bot move failed; trying again", self.id)
+                await asyncio.sleep(min(MAX_BOT_PAUSE, 0.25 * 2**failures))
 
     def record(self) -> dict[str, Any]:
-        """The game record — only once the game is over (before, it would reveal the deal)."""
-        if not self.state.is_terminal:
+        """The game record — only once the game is over or abandoned (before, it would reveal the
+        deal to players still playing it)."""
+        if not self.state.is_terminal and self.row.status != "abandoned":
             raise ActionError("running", "the record is offered only once the game is over")
         return self.state.to_record()
+
+    async def abandon(self) -> None:
+        """No move for too long: the table ends as `abandoned`, its record kept and replayable."""
+        async with self.lock:
+            if self.row.status != "playing":
+                return
+            await self.manager.writer.abandon(self.id)
+            self.row.status = "abandoned"
+        if self.bot_task is not None:
+            self.bot_task.cancel()
+        self.broadcast_table()
+        self.maybe_unload()
+
+
+MAX_BOT_PAUSE = 30.0  # seconds: the longest pause between a failed bot move and the next try
 
 
 def table_summary(
@@ -284,32 +368,106 @@ def table_summary(
     return summary
 
 
-class TableManager:
-    """Every table this server has loaded; creates tables and rebuilds them from the log."""
+# The fields of a table beside its options (POST /api/tables): no option may be named as one.
+TABLE_FIELDS = ("game", "players", "options", "seats", "name", "seed")
 
-    def __init__(self, storage: Storage, bots: BotPool, bot_delay: float = 0.0) -> None:
+
+class TableBusy(Exception):
+    """Setting up, rebuilding or replaying a table took longer than the work time limit."""
+
+
+class TableManager:
+    """Every table this server has loaded; creates tables and rebuilds them from the log.
+
+    Work that grows with a game (making one, replaying its log, replay steps) runs in worker
+    threads, at most WORKERS at once and each awaited at most `work_timeout` seconds: the event
+    loop only moves messages, so one heavy table never holds up another."""
+
+    WORKERS = 4
+
+    def __init__(
+        self,
+        storage: Storage,
+        bots: BotPool,
+        bot_delay: float = 0.0,
+        idle_timeout: float = 86400.0,
+        work_timeout: float = 20.0,
+    ) -> None:
         self.storage = storage
         self.writer = Writer(storage)
         self.bots = bots
         self.bot_delay = bot_delay
+        self.idle_timeout = idle_timeout
+        self.work_timeout = work_timeout
         self.tables: dict[str, TableRuntime] = {}
         self.broken: dict[str, str] = {}
+        self.creators: dict[str, str] = {}  # table id -> the client address that made it
+        self.replays = Replays()
         self.closing = False
         self._loading: dict[str, asyncio.Future[TableRuntime | None]] = {}
+        self._work = asyncio.Semaphore(self.WORKERS)
+        self._background: set[asyncio.Task[None]] = set()
+
+    async def off_loop(self, fn: Callable[..., T], *args: Any) -> T:
+        """`fn(*args)` in a worker thread; TableBusy past the work time limit (the thread finishes
+        on its own; its result is dropped)."""
+        async with self._work:
+            try:
+                return await asyncio.wait_for(asyncio.to_thread(fn, *args), self.work_timeout)
+            except TimeoutError:
+                raise TableBusy(
+                    f"that took longer than the server's limit of {self.work_timeout:g} s"
+                ) from None
+
+    def _in_background(self, coro: Any) -> None:
+        task = asyncio.create_task(coro)
+        self._background.add(task)
+        task.add_done_callback(self._background.discard)
 
     async def start(self) -> None:
+        """Start the bots' workers, then (in the background, so that the server answers at once)
+        expire idle tables and rebuild the others, whose bots play on as soon as each is loaded."""
         await self.bots.start()
+        self._in_background(self._resume())
+        self._in_background(self._expire_idle())
+
+    async def _resume(self) -> None:
+        await self._abandon_idle()
         ids = await asyncio.to_thread(self.storage.playing_ids)
         for table_id in ids:
-            runtime = await self.get(table_id)
+            try:
+                runtime = await self.get(table_id)
+            except TableBusy:
+                log.error("table %s: rebuilding it took too long; it is left for later", table_id)
+                continue
             if runtime is not None:
                 runtime.schedule_bots()
         if ids:
             log.info("rebuilt %d unfinished tables from the log", len(self.tables))
 
+    async def _expire_idle(self) -> None:
+        """Every so often, abandon the tables in play where nobody has moved for idle_timeout."""
+        while not self.closing:
+            await asyncio.sleep(min(60.0, max(0.05, self.idle_timeout / 10)))
+            try:
+                await self._abandon_idle()
+            except Exception:
+                log.exception("expiring idle tables failed; trying again later")
+
+    async def _abandon_idle(self) -> None:
+        ids = await asyncio.to_thread(self.storage.idle_ids, time.time() - self.idle_timeout)
+        for table_id in ids:
+            runtime = self.tables.get(table_id)
+            if runtime is not None:
+                await runtime.abandon()
+            else:
+                await self.writer.abandon(table_id)
+            log.info("table %s: abandoned after %g s without a move", table_id, self.idle_timeout)
+
     async def close(self) -> None:
         self.closing = True
         tasks = [t.bot_task for t in self.tables.values() if t.bot_task is not None]
+        tasks += list(self._background)
         for task in tasks:
             task.cancel()
         for task in tasks:
@@ -319,35 +477,32 @@ class TableManager:
         await asyncio.to_thread(self.writer.close)
         await asyncio.to_thread(self.storage.close)
 
+    def open_tables_of(self, address: str) -> int:
+        return sum(
+            1
+            for table_id, creator in self.creators.items()
+            if creator == address
+            and (t := self.tables.get(table_id)) is not None
+            and t.row.status == "playing"
+        )
+
     async def create(
-        self, game_name: str, players: int | None, options: dict[str, Any], seats: list[dict[str, Any]]
+        self,
+        game_name: str,
+        players: int | None,
+        options: dict[str, Any],
+        seats: list[dict[str, Any]],
+        creator: str = "",
     ) -> tuple[TableRuntime, list[str | None]]:
-        """A new table; BodogeError/ValueError for a bad game, options or seats. Returns its tokens."""
-        game = make(game_name, players, **options)
-        if len(seats) != game.num_players:
-            raise ValueError(f"{game.name} with {game.num_players} players needs {game.num_players} seats")
-        clean: list[dict[str, Any]] = []
-        tokens: list[str | None] = []
-        for i, seat in enumerate(seats):
-            kind = seat.get("kind")
-            name = seat.get("name")
-            if name is not None and (not isinstance(name, str) or len(name) > MAX_NAME):
-                raise ValueError(f"seat {i}: a name is a text of at most {MAX_NAME} characters")
-            name = (name or "").strip()
-            if kind == "human":
-                clean.append({"kind": "human", "name": name or f"P{i}"})
-                tokens.append(new_token())
-            elif kind == "bot":
-                spec = seat.get("spec") or "random"
-                if not isinstance(spec, str) or len(spec) > 200:
-                    raise ValueError(f"seat {i}: a bot spec is a short text such as 'heuristic'")
-                agents.make(spec)  # BadOption for an unknown agent or bad parameters
-                clean.append({"kind": "bot", "name": name or spec, "spec": spec})
-                tokens.append(None)
-            else:
-                raise ValueError(f"seat {i}: kind is 'human' or 'bot', not {kind!r}")
-        seed = secrets.randbits(63)
-        state = game.new_state(seed=seed)
+        """A new table; BodogeError/ValueError for a bad game, options or seats, TableBusy if setting
+        it up takes too long. Returns its tokens."""
+        for name in options:
+            if name in TABLE_FIELDS:
+                raise ValueError(
+                    f"{name!r} is a field of the table, not one of its options: give it beside "
+                    f'"options" (options are the game\'s own, listed by GET /api/games)'
+                )
+        game, state, clean, tokens = await self.off_loop(_set_up, game_name, players, options, seats)
         now = time.time()
         row = TableRow(
             id=secrets.token_urlsafe(9),
@@ -355,7 +510,7 @@ class TableManager:
             rules_version=game.rules_version,
             players=game.num_players,
             options=game.options_json(),
-            seed=seed,
+            seed=state.seed or 0,
             seats=clean,
             token_hashes=[None if t is None else hash_token(t) for t in tokens],
             created_at=now,
@@ -364,39 +519,44 @@ class TableManager:
         await self.writer.create_table(row)
         runtime = TableRuntime(self, row, game, state)
         self.tables[row.id] = runtime
+        self.creators[row.id] = creator
         runtime.schedule_bots()
         return runtime, tokens
 
     async def get(self, table_id: str) -> TableRuntime | None:
-        """The table, rebuilt from its row and log if it is not loaded yet; None if unknown/broken."""
+        """The table, rebuilt from its row and log if it is not loaded yet; None if unknown/broken;
+        TableBusy if rebuilding takes longer than the work limit (it goes on, and a later call gets
+        the table)."""
         runtime = self.tables.get(table_id)
         if runtime is not None:
             return runtime
         if table_id in self.broken or not isinstance(table_id, str) or len(table_id) > 32:
             return None
         pending = self._loading.get(table_id)
-        if pending is not None:
-            return await pending
-        future: asyncio.Future[TableRuntime | None] = asyncio.get_running_loop().create_future()
-        self._loading[table_id] = future
+        if pending is None:
+            pending = self._loading[table_id] = asyncio.ensure_future(self._load(table_id))
         try:
-            runtime = await asyncio.to_thread(self._rebuild, table_id)
-            if runtime is not None:
+            return await asyncio.wait_for(asyncio.shield(pending), self.work_timeout)
+        except TimeoutError:
+            raise TableBusy("the table is still being loaded; try again in a moment") from None
+
+    async def _load(self, table_id: str) -> TableRuntime | None:
+        try:
+            async with self._work:
+                runtime = await asyncio.to_thread(self._rebuild, table_id)
+            if runtime is not None and table_id not in self.tables:
                 self.tables[table_id] = runtime
-            future.set_result(runtime)
-            return runtime
-        except BaseException as exc:
-            future.set_exception(exc)
-            raise
+            return self.tables.get(table_id)
         finally:
             del self._loading[table_id]
-            if not future.done():
-                future.cancel()
-            elif future.exception() is not None:
-                future.exception()  # retrieved: no "never retrieved" warning
 
     def _rebuild(self, table_id: str) -> TableRuntime | None:
-        row = self.storage.load_table(table_id)
+        try:
+            row = self.storage.load_table(table_id)
+        except ValueError as exc:
+            log.error("table %s cannot be read: %s", table_id, exc)
+            self.broken[table_id] = str(exc)
+            return None
         if row is None:
             return None
         try:
@@ -411,15 +571,15 @@ class TableManager:
                 if logged.seq != i:
                     raise ValueError(f"the log has a gap at action {i}")
                 state.apply(logged.action, seat=logged.seat)
-        except (BodogeError, ValueError) as exc:
+        except (BodogeError, ValueError, TypeError) as exc:
             log.error("table %s cannot be rebuilt: %s", table_id, exc)
             self.broken[table_id] = str(exc)
             return None
         row.moves = len(state.history)
         return TableRuntime(self, row, game, state)
 
-    async def list(self, status: str, limit: int) -> list[dict[str, Any]]:
-        rows = await asyncio.to_thread(self.storage.list_tables, status, limit)
+    async def list(self, statuses: tuple[str, ...], limit: int) -> list[dict[str, Any]]:
+        rows = await asyncio.to_thread(self.storage.list_tables, statuses, limit)
         out = []
         for row in rows:
             runtime = self.tables.get(row.id)
@@ -428,3 +588,34 @@ class TableManager:
             else:
                 out.append(table_summary(row, row.moves, None, set()))
         return out
+
+
+def _set_up(
+    game_name: Any, players: Any, options: dict[str, Any], seats: list[dict[str, Any]]
+) -> tuple[Game, State, list[dict[str, Any]], list[str | None]]:
+    """A new table's game, first state, seats and tokens (in a worker thread: options decide how
+    long this takes)."""
+    game = make(game_name, players, **options)
+    if len(seats) != game.num_players:
+        raise ValueError(f"{game.name} with {game.num_players} players needs {game.num_players} seats")
+    clean: list[dict[str, Any]] = []
+    tokens: list[str | None] = []
+    for i, seat in enumerate(seats):
+        kind = seat.get("kind")
+        name = seat.get("name")
+        if name is not None and (not isinstance(name, str) or len(name) > MAX_NAME):
+            raise ValueError(f"seat {i}: a name is a text of at most {MAX_NAME} characters")
+        name = (name or "").strip()
+        if kind == "human":
+            clean.append({"kind": "human", "name": name or f"P{i}"})
+            tokens.append(new_token())
+        elif kind == "bot":
+            spec = seat.get("spec") or "random"
+            if not isinstance(spec, str) or len(spec) > 200:
+                raise ValueError(f"seat {i}: a bot spec is a short text such as 'heuristic'")
+            agents.make(spec)  # BadOption for an unknown agent or bad parameters
+            clean.append({"kind": "bot", "name": name or spec, "spec": spec})
+            tokens.append(None)
+        else:
+            raise ValueError(f"seat {i}: kind is 'human' or 'bot', not {kind!r}")
+    return game, game.new_state(seed=secrets.randbits(63)), clean, tokens

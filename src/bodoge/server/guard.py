@@ -1,0 +1,292 @@
+"""What stands between the internet and the tables: input checks, limits, and security headers.
+
+Every limit here is a `Limits` field, set on `bodoge serve` and listed in docs/protocol.md:
+
+- `parse_json` reads a request body or a websocket message: valid JSON, valid Unicode (no lone
+  surrogates), finite numbers, nested at most `MAX_DEPTH` deep. Anything else is a `BadInput` that
+  says what was wrong; nothing reaches the tables.
+- `BodyLimit` answers 413 to a request body over `max_body` bytes before the app reads it.
+- `SecurityHeaders` sends a Content-Security-Policy without inline script, and its companions.
+- `AddressLimits` counts per client address: table creations (a moving window, by the `limits`
+  library), open tables and open websockets.
+- `origin_allowed` is the websocket handshake's Origin check (same origin unless widened).
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import time
+from collections import Counter
+from collections.abc import Awaitable, Callable, MutableMapping
+from dataclasses import dataclass, field
+from typing import Any
+from urllib.parse import urlsplit
+
+import limits
+import limits.storage
+import limits.strategies
+
+Scope = MutableMapping[str, Any]
+Message = MutableMapping[str, Any]
+Receive = Callable[[], Awaitable[Message]]
+Send = Callable[[Message], Awaitable[None]]
+ASGIApp = Callable[[Scope, Receive, Send], Awaitable[None]]
+
+MAX_DEPTH = 16  # nesting of any JSON we read: the deepest real body (a Tokkuri deck) is 4 deep
+
+
+@dataclass
+class Limits:
+    """The server's limits against abuse and accidents; each one a `bodoge serve` flag."""
+
+    max_body: int = 65536  # bytes of one HTTP request body (413 beyond)
+    create_rate: str = "30/minute"  # table creations per client address ("N/second|minute|hour|day")
+    open_tables: int = 20  # tables in play made by one client address at once
+    ws_per_address: int = 64  # websockets open at once from one client address
+    message_rate: str = "20/second"  # messages one websocket may send (closed with 1008 beyond)
+    idle_timeout: float = 86400.0  # seconds without a move before a table in play is abandoned
+    work_timeout: float = 20.0  # seconds for setting up, rebuilding or replaying one table
+    allow_origins: list[str] = field(default_factory=list)  # more websocket Origins; "*": any
+
+    def __post_init__(self) -> None:
+        for name in ("create_rate", "message_rate"):
+            try:
+                limits.parse(getattr(self, name))
+            except ValueError:
+                raise ValueError(
+                    f"{name}: {getattr(self, name)!r} is not a rate such as '30/minute' "
+                    "(a count per second, minute, hour or day)"
+                ) from None
+        for name in ("max_body", "open_tables", "ws_per_address"):
+            if not 1 <= getattr(self, name) <= 2**31:
+                raise ValueError(f"{name} is an integer from 1 to {2**31}")
+        for name in ("idle_timeout", "work_timeout"):
+            value = getattr(self, name)
+            if not (math.isfinite(value) and 0 < value <= 10**9):
+                raise ValueError(f"{name} is a number of seconds above 0 (at most 10**9)")
+
+
+# -- input ----------------------------------------------------------------------------------------
+
+
+class BadInput(ValueError):
+    """Input that is not what the protocol reads; the message says what was wrong."""
+
+
+def _no_constant(name: str) -> Any:
+    raise BadInput(f"{name} is not a JSON number")
+
+
+def parse_json(data: str | bytes) -> Any:
+    """The JSON value of `data`, checked (see the module's docstring); BadInput otherwise."""
+    if isinstance(data, bytes):
+        try:
+            data = data.decode("utf-8")
+        except UnicodeDecodeError as exc:
+            raise BadInput(f"the body is not UTF-8 text (byte {exc.start})") from None
+    try:
+        # The json module, not orjson: it keeps integers of any size exact (orjson turns those past
+        # 64 bits into floats), so the options' own bounds can name what was given.
+        value = json.loads(data, parse_constant=_no_constant)
+    except RecursionError:
+        raise BadInput(f"JSON nested more than {MAX_DEPTH} deep") from None
+    except BadInput:
+        raise
+    except ValueError as exc:
+        raise BadInput(f"not valid JSON: {exc}") from None
+    check_value(value)
+    return value
+
+
+def check_value(value: Any) -> None:
+    """BadInput unless `value` is nested at most MAX_DEPTH deep, its texts are valid Unicode and its
+    floats finite. Iterative: a hostile depth cannot exhaust the stack."""
+    stack: list[tuple[Any, int, str]] = [(value, 0, "")]
+    while stack:
+        item, depth, where = stack.pop()
+        if isinstance(item, str):
+            check_text(item, where or "the value")
+        elif isinstance(item, float):
+            if not math.isfinite(item):
+                raise BadInput(f"{where or 'the value'}: numbers must be finite")
+        elif isinstance(item, dict | list):
+            if depth >= MAX_DEPTH:
+                raise BadInput(f"JSON nested more than {MAX_DEPTH} deep")
+            if isinstance(item, dict):
+                for key, sub in item.items():
+                    check_text(key, f"a key in {where or 'the object'}")
+                    stack.append((sub, depth + 1, f"{where}.{key}" if where else str(key)))
+            else:
+                stack.extend((sub, depth + 1, f"{where}[{i}]") for i, sub in enumerate(item))
+
+
+def check_text(text: str, where: str) -> None:
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        raise BadInput(
+            f"{where[:80]}: text must be valid Unicode (a lone surrogate such as \\ud800 is not)"
+        ) from None
+
+
+# -- HTTP -----------------------------------------------------------------------------------------
+
+
+async def _answer(send: Send, status: int, detail: str) -> None:
+    body = json.dumps({"detail": detail}).encode()
+    await send(
+        {
+            "type": "http.response.start",
+            "status": status,
+            "headers": [
+                (b"content-type", b"application/json"),
+                (b"content-length", str(len(body)).encode()),
+            ],
+        }
+    )
+    await send({"type": "http.response.body", "body": body})
+
+
+class BodyLimit:
+    """413 for a request body over `limit` bytes, by its Content-Length or as it streams in.
+
+    The body is read here (at most `limit` bytes are ever held) and handed on to the app."""
+
+    def __init__(self, app: ASGIApp, limit: int) -> None:
+        self.app = app
+        self.limit = limit
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        too_large = f"a request body is at most {self.limit} bytes"
+        for name, value in scope.get("headers", ()):
+            if name == b"content-length" and (not value.isdigit() or int(value) > self.limit):
+                await _answer(send, 413, too_large)
+                return
+        held: list[Message] = []
+        size = 0
+        while True:
+            message = await receive()
+            held.append(message)
+            if message["type"] != "http.request":
+                break
+            size += len(message.get("body", b""))
+            if size > self.limit:
+                await _answer(send, 413, too_large)
+                return
+            if not message.get("more_body", False):
+                break
+
+        async def replay() -> Message:
+            return held.pop(0) if held else await receive()
+
+        await self.app(scope, replay, send)
+
+
+# Scripts and styles come from the server's own files only: no inline script, no other origin.
+CSP = (
+    "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
+    "connect-src 'self'; font-src 'self'; object-src 'none'; base-uri 'none'; "
+    "form-action 'self'; frame-ancestors 'none'"
+)
+SECURITY_HEADERS = [
+    (b"content-security-policy", CSP.encode()),
+    (b"x-content-type-options", b"nosniff"),
+    (b"referrer-policy", b"no-referrer"),
+    (b"x-frame-options", b"DENY"),
+    (b"cross-origin-opener-policy", b"same-origin"),
+]
+# The API's own documentation page (Swagger UI) loads its script and style from a CDN with an inline
+# starter script; it gets a policy of its own that allows just that, on that page alone.
+DOCS_CSP = (
+    "default-src 'self'; script-src 'self' 'unsafe-inline' https://cdn.jsdelivr.net; "
+    "style-src 'self' https://cdn.jsdelivr.net; img-src 'self' data: https://fastapi.tiangolo.com; "
+    "connect-src 'self'; object-src 'none'; base-uri 'none'; frame-ancestors 'none'"
+)
+
+
+class SecurityHeaders:
+    def __init__(self, app: ASGIApp, docs_path: str | None = None) -> None:
+        self.app = app
+        self.docs_path = docs_path
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        headers = SECURITY_HEADERS
+        if self.docs_path is not None and scope.get("path") == self.docs_path:
+            headers = [(b"content-security-policy", DOCS_CSP.encode()), *SECURITY_HEADERS[1:]]
+
+        async def send_with_headers(message: Message) -> None:
+            if message["type"] == "http.response.start":
+                message["headers"] = [*message.get("headers", ()), *headers]
+            await send(message)
+
+        await self.app(scope, receive, send_with_headers)
+
+
+# -- per client address ---------------------------------------------------------------------------
+
+
+class TooMany(Exception):
+    """A per-address limit reached: answered 429 with `retry_after` seconds."""
+
+    def __init__(self, message: str, retry_after: int) -> None:
+        super().__init__(message)
+        self.message = message
+        self.retry_after = retry_after
+
+
+class AddressLimits:
+    """Per client address: creations in a moving window, open websockets; and per connection, the
+    rate of its messages. In memory: a restart forgets them (nothing of a game depends on them)."""
+
+    def __init__(self, config: Limits) -> None:
+        self.config = config
+        self._limiter = limits.strategies.MovingWindowRateLimiter(limits.storage.MemoryStorage())
+        self._create = limits.parse(config.create_rate)
+        self._message = limits.parse(config.message_rate)
+        self.sockets: Counter[str] = Counter()
+
+    def hit_create(self, address: str) -> None:
+        """Count one table creation from `address`; TooMany past the rate."""
+        if not self._limiter.hit(self._create, "create", address):
+            reset = self._limiter.get_window_stats(self._create, "create", address).reset_time
+            raise TooMany(
+                f"at most {self.config.create_rate} new tables from one address; try again later",
+                max(1, math.ceil(reset - time.time())),
+            )
+
+    def hit_message(self, connection_id: str) -> bool:
+        """Count one websocket message; False once the connection sends faster than its rate."""
+        return self._limiter.hit(self._message, "message", connection_id)
+
+    def open_socket(self, address: str) -> bool:
+        """Count a websocket opening; False (and not counted) past the per-address limit."""
+        if self.sockets[address] >= self.config.ws_per_address:
+            return False
+        self.sockets[address] += 1
+        return True
+
+    def close_socket(self, address: str) -> None:
+        self.sockets[address] -= 1
+        if self.sockets[address] <= 0:
+            del self.sockets[address]
+
+
+def origin_allowed(origin: str | None, host: str | None, allowed: list[str]) -> bool:
+    """A websocket's Origin check. Browsers always send Origin; a page of another site must not act
+    with a visitor's table links. No Origin at all is a program (a bot, a test), not a browser."""
+    if origin is None or "*" in allowed:
+        return True
+    if origin.rstrip("/") in (a.rstrip("/") for a in allowed):
+        return True
+    try:
+        netloc = urlsplit(origin).netloc
+    except ValueError:
+        return False
+    return bool(host) and netloc.lower() == (host or "").lower()
