@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import shutil
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -28,3 +29,15 @@ ARGS = [
     "--disable-component-update",
     "--disable-sync",
 ]
+
+
+def watch_errors(page: Any) -> list[str]:
+    """The page's script errors and Content-Security-Policy violations (the server's CSP allows no
+    inline script or style: a board that used one would show up here), collected as they happen."""
+    errors: list[str] = []
+    page.on("pageerror", lambda exc: errors.append(str(exc)))
+    page.on(
+        "console",
+        lambda msg: errors.append(msg.text) if "Content Security Policy" in msg.text else None,
+    )
+    return errors

@@ -14,7 +14,7 @@ from typing import Any
 
 import httpx
 import pytest
-from browser_support import sync_api  # skips this module without Chromium or playwright
+from browser_support import sync_api, watch_errors  # skips this module without Chromium or playwright
 from server_helpers import ProcessServer, create_table
 
 SHOTS = Path(__file__).resolve().parents[2] / "artifacts" / "screenshots"
@@ -35,9 +35,7 @@ def new_page(browser: Any, lang: str, width: int = 1280, height: int = 900) -> t
     context.add_init_script(f"localStorage.setItem('bodoge.lang', '{lang}')")
     page = context.new_page()
     page.set_default_timeout(30_000)
-    errors: list[str] = []
-    page.on("pageerror", lambda exc: errors.append(str(exc)))
-    return page, errors
+    return page, watch_errors(page)
 
 
 def shot(page: Any, name: str) -> None:

@@ -15,7 +15,7 @@ from typing import Any
 
 import httpx
 import pytest
-from browser_support import sync_api  # skips this module without Chromium or playwright
+from browser_support import sync_api, watch_errors  # skips this module without Chromium or playwright
 from server_helpers import ProcessServer, create_table, free_port, real_games
 
 import bodoge
@@ -35,9 +35,7 @@ def new_page(browser: Any) -> tuple[Any, list[str]]:
     context = browser.new_context(accept_downloads=True, viewport={"width": 1280, "height": 900})
     page = context.new_page()
     page.set_default_timeout(30_000)
-    errors: list[str] = []
-    page.on("pageerror", lambda exc: errors.append(str(exc)))
-    return page, errors
+    return page, watch_errors(page)
 
 
 def play_to_the_end(page: Any, rng: random.Random, timeout: float = GAME_TIMEOUT) -> int:

@@ -33,5 +33,9 @@ def serve(host: str, port: int, config: ServerConfig, log_level: str = "info") -
         # every action costs more CPU than the bytes it saves are worth on a small server.
         ws_per_message_deflate=False,
         log_level=log_level,
+        # The client address that the per-address limits count: X-Forwarded-For is believed only
+        # from these proxies (a TLS proxy on the same machine, by default).
+        proxy_headers=True,
+        forwarded_allow_ips=config.forwarded_allow_ips,
         access_log=False,  # one line per request is noise on a busy server
     )

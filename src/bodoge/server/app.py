@@ -68,6 +68,7 @@ class ServerConfig:
     bot_delay: float = 0.5  # pause before each bot move, so that people can follow the play
     preload: list[str] = field(default_factory=list)  # modules to import first (out-of-tree games/agents)
     limits: Limits = field(default_factory=Limits)
+    forwarded_allow_ips: str = "127.0.0.1"  # proxies whose X-Forwarded-For is believed (uvicorn)
 
 
 class SeatIn(BaseModel):

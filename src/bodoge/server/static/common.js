@@ -193,6 +193,8 @@ function el(tag, attrs, ...children) {
     if (key.startsWith("on") && typeof value === "function") node.addEventListener(key.slice(2), value);
     else if (key === "class") node.className = value;
     else if (key === "dataset") Object.assign(node.dataset, value);
+    // Styles through the CSSOM: the server's Content-Security-Policy refuses style attributes.
+    else if (key === "style") for (const [name, v] of Object.entries(value)) node.style.setProperty(name, String(v));
     else if (value === true) node.setAttribute(key, "");
     else node.setAttribute(key, String(value));
   }

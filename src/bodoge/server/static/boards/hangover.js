@@ -93,7 +93,7 @@ BOARDS.hangover = {
           "div",
           { class: "small" },
           `${T("sum")} ${trickSum} / ${T("limit")} ${v.drunk_limit} `,
-          el("span", { class: "meter" + (over ? " over" : "") }, el("span", { style: `width:${Math.min(100, (trickSum / v.drunk_limit) * 100)}%` })),
+          el("span", { class: "meter" + (over ? " over" : "") }, el("span", { style: { width: `${Math.min(100, (trickSum / v.drunk_limit) * 100)}%` } })),
         ),
       ),
     );

@@ -22,7 +22,7 @@ BOARDS.troika = {
     const hue = Math.round(((n - 1) / 15) * 300);
     const node = el(
       "span",
-      { class: "tile" + (extra ? " " + extra : ""), style: `--hue:${hue}`, title: String(n), dataset: { n } },
+      { class: "tile" + (extra ? " " + extra : ""), style: { "--hue": hue }, title: String(n), dataset: { n } },
       String(n),
     );
     return act ? ctx.bind(node, act) : node;
