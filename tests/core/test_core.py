@@ -26,9 +26,18 @@ def test_integer_option_converts_and_checks() -> None:
     for bad in (0, 11, "x", True, 2.5, None):
         with pytest.raises(ValueError):
             spec.convert(bad)
-    nullable = opts.integer("rounds", None, "rounds", lo=1, none_ok=True)
+    assert (spec.lo, spec.hi) == (1, 10) and spec.allowed == "an integer from 1 to 10"
+    with pytest.raises(ValueError, match="out of range: at most 10"):
+        spec.convert(11)
+    with pytest.raises(ValueError, match="out of range: at least 1"):
+        spec.convert(0)
+    nullable = opts.integer("rounds", None, "rounds", lo=1, hi=10, none_ok=True)
     assert nullable.convert(None) is None and nullable.convert("null") is None
     assert "null" in nullable.allowed
+    with pytest.raises(TypeError):
+        opts.integer("rounds", 3, "rounds", lo=1)  # type: ignore[call-arg]  # both bounds are required
+    with pytest.raises(ValueError, match="2\\*\\*53"):
+        opts.integer("points", 3, "points", lo=0, hi=2**53)  # beyond what JSON carries exactly
 
 
 def test_boolean_option() -> None:
@@ -39,7 +48,7 @@ def test_boolean_option() -> None:
 
 
 def test_resolve_fills_defaults_and_names_bad_options() -> None:
-    specs = (opts.integer("a", 1, "a", lo=0), opts.boolean("b", False, "b"))
+    specs = (opts.integer("a", 1, "a", lo=0, hi=9), opts.boolean("b", False, "b"))
     assert opts.resolve(specs, {}) == {"a": 1, "b": False}
     assert opts.resolve(specs, {"a": "5"}) == {"a": 5, "b": False}
     with pytest.raises(BadOption, match="no such option") as exc:
@@ -47,7 +56,7 @@ def test_resolve_fills_defaults_and_names_bad_options() -> None:
     assert "one of the options a, b" in str(exc.value)
     with pytest.raises(BadOption, match="'a'") as bad:
         opts.resolve(specs, {"a": -1})
-    assert bad.value.allowed == "an integer ≥ 0"
+    assert bad.value.allowed == "an integer from 0 to 9" and bad.value.reason == "out of range: at least 0"
 
 
 def test_parse_text_reads_json_or_keeps_text() -> None:

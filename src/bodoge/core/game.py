@@ -32,6 +32,8 @@ if TYPE_CHECKING:
     import numpy as np
 
 RECORD_FORMAT = "bodoge-record/1"
+#: Records and the server's database keep a seed as a signed 64-bit integer.
+MAX_SEED = 2**63 - 1
 
 
 class Game:
@@ -48,7 +50,7 @@ class Game:
 
     num_actions: int  # size of the fixed integer action space; set by the subclass
 
-    def __init__(self, players: int | None = None, **options: Any) -> None:
+    def __init__(self, /, players: int | None = None, **options: Any) -> None:
         if players is None:
             players = self.default_players
         allowed = f"an integer from {self.min_players} to {self.max_players}"
@@ -57,7 +59,12 @@ class Game:
         except ValueError as exc:
             raise BadOption("players", players, allowed, str(exc)) from None
         if not self.min_players <= players <= self.max_players:
-            raise BadOption("players", players, allowed, f"{self.name} is for {allowed[14:]} players")
+            raise BadOption(
+                "players",
+                players,
+                allowed,
+                f"{self.name} is for {self.min_players} to {self.max_players} players",
+            )
         self.num_players: int = players
         self._options_json: bytes | None = None
         self.options: dict[str, Any] = opts.resolve(self.option_specs, options)
@@ -98,11 +105,9 @@ class Game:
         if seed is None:
             seed = secrets.randbits(63)
         try:
-            seed = opts.as_int(seed)
-        except ValueError:
-            raise BadOption("seed", seed, "an integer ≥ 0") from None
-        if seed < 0:
-            raise BadOption("seed", seed, "an integer ≥ 0")
+            seed = opts.bounded(opts.as_int(seed), 0, MAX_SEED)
+        except ValueError as exc:
+            raise BadOption("seed", seed, f"an integer from 0 to {MAX_SEED}", str(exc)) from None
         state = self.state_class.__new__(self.state_class)
         state._init(self, seed, deck)
         return state

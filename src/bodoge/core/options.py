@@ -4,6 +4,13 @@ A game declares its options as a tuple of `Option`s (TAG's parameters object: ev
 one place). Values arrive from Python, from JSON records (where maps have string keys and tuples are
 lists) or from the command line as text; `Option.convert` turns any of them into the one Python
 form the rules use, or raises `ValueError` with the reason.
+
+Every option is bounded above as well as below (issue #15: a server on the internet takes options
+from anyone). The bounds keep every score, count and view within what JSON and a browser carry
+exactly (`MAX_SAFE_INT`), and keep making a game and setting it up cheap, with small views: an
+integer option names both bounds (`Option.lo`, `Option.hi`), a structured one (a deck, a map) bounds
+its sizes and every number and text inside it, and says so in `allowed`. Every text must be valid
+Unicode (`valid_text`).
 """
 
 from __future__ import annotations
@@ -15,6 +22,13 @@ from typing import Any
 
 from bodoge.errors import BadOption
 
+#: The largest integer JSON carries exactly to a browser (JavaScript's Number.MAX_SAFE_INTEGER). Every
+#: option's bounds are chosen so that no score, count or view of a game can pass it.
+MAX_SAFE_INT = 2**53 - 1
+
+#: The longest text `as_int` reads: a 100,000-digit string is refused before `int()` works on it.
+MAX_INT_TEXT = 30
+
 
 def _identity(value: Any) -> Any:
     return value
@@ -24,10 +38,41 @@ def _identity(value: Any) -> Any:
 class Option:
     name: str
     default: Any
-    allowed: str
+    allowed: str  # the human text; names both bounds of every number in the option
     help: str
     convert: Callable[[Any], Any] = field(default=_identity, repr=False)
     to_json: Callable[[Any], Any] = field(default=_identity, repr=False)
+    lo: int | None = None  # an integer option's bounds (None for other options)
+    hi: int | None = None
+
+
+def valid_text(text: str, what: str = "the value") -> str:
+    """`text` itself if it is valid Unicode; ValueError for a lone surrogate such as "\\ud800",
+    which UTF-8 and JSON cannot carry (it would break every later encoding of the option)."""
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        raise ValueError(f"{what} must be valid Unicode text (no lone surrogates)") from None
+    return text
+
+
+def as_text(value: Any, what: str, max_len: int) -> str:
+    """A text option part (a code, a name): a str of valid Unicode, at most `max_len` characters."""
+    if not isinstance(value, str):
+        raise ValueError(f"{what} must be a text, not {value!r}")
+    valid_text(value, what)
+    if len(value) > max_len:
+        raise ValueError(f"{what} is {len(value)} characters long; at most {max_len}")
+    return value
+
+
+def load_json(text: str, what: str = "the value") -> Any:
+    """A JSON value given as text; ValueError if it is not JSON (or is nested absurdly deep)."""
+    valid_text(text, what)
+    try:
+        return json.loads(text)
+    except RecursionError:
+        raise ValueError(f"{what} is JSON nested too deeply") from None
 
 
 def as_int(value: Any) -> int:
@@ -39,6 +84,9 @@ def as_int(value: Any) -> int:
     if isinstance(value, float) and value.is_integer():
         return int(value)
     if isinstance(value, str):
+        valid_text(value)
+        if len(value) > MAX_INT_TEXT:
+            raise ValueError(f"expected an integer, written in at most {MAX_INT_TEXT} characters")
         try:
             return int(value.strip())
         except ValueError:
@@ -46,10 +94,20 @@ def as_int(value: Any) -> int:
     raise ValueError("expected an integer")
 
 
+def bounded(n: int, lo: int, hi: int, what: str = "") -> int:
+    """`n` if lo ≤ n ≤ hi; else ValueError naming the bound it passes ("out of range: at most 100")."""
+    prefix = f"{what}: " if what else ""
+    if n < lo:
+        raise ValueError(f"{prefix}out of range: at least {lo}")
+    if n > hi:
+        raise ValueError(f"{prefix}out of range: at most {hi}")
+    return n
+
+
 def as_bool(value: Any) -> bool:
     if isinstance(value, bool):
         return value
-    if isinstance(value, str) and value.strip().lower() in (
+    if isinstance(value, str) and valid_text(value).strip().lower() in (
         "true",
         "false",
         "yes",
@@ -67,33 +125,26 @@ def integer(
     name: str,
     default: int | None,
     help: str,
-    lo: int | None = None,
-    hi: int | None = None,
+    lo: int,
+    hi: int,
     none_ok: bool = False,
 ) -> Option:
-    """An int option in lo..hi (either bound may be open); `none_ok` also allows None."""
-    if lo is not None and hi is not None:
-        allowed = f"an integer from {lo} to {hi}"
-    elif lo is not None:
-        allowed = f"an integer ≥ {lo}"
-    elif hi is not None:
-        allowed = f"an integer ≤ {hi}"
-    else:
-        allowed = "any integer"
+    """An int option in lo..hi (both bounds required, within ±MAX_SAFE_INT); `none_ok` also allows None."""
+    if not -MAX_SAFE_INT <= lo <= hi <= MAX_SAFE_INT:
+        raise ValueError(f"option {name!r}: bounds {lo}..{hi} must be in order and within ±(2**53 − 1)")
+    allowed = f"an integer from {lo} to {hi}"
     if none_ok:
         allowed += ", or null"
 
     def convert(value: Any) -> int | None:
         if none_ok and (
-            value is None or (isinstance(value, str) and value.strip().lower() in ("none", "null"))
+            value is None
+            or (isinstance(value, str) and valid_text(value).strip().lower() in ("none", "null"))
         ):
             return None
-        n = as_int(value)
-        if (lo is not None and n < lo) or (hi is not None and n > hi):
-            raise ValueError("out of range")
-        return n
+        return bounded(as_int(value), lo, hi)
 
-    return Option(name, default, allowed, help, convert)
+    return Option(name, default, allowed, help, convert, lo=lo, hi=hi)
 
 
 def boolean(name: str, default: bool, help: str) -> Option:
@@ -103,7 +154,7 @@ def boolean(name: str, default: bool, help: str) -> Option:
 def parse_text(text: str) -> Any:
     """A value typed on the command line: JSON if it parses (12, true, [2,1,-1], {"3": 7}), else the text."""
     try:
-        return json.loads(text)
+        return load_json(text)
     except ValueError:
         return text
 

@@ -38,6 +38,9 @@ def game_class(name: str) -> type[Game]:
     return classes[name]
 
 
-def make(name: str, players: int | None = None, **options: Any) -> Game:
-    """`bodoge.make("troika", players=4, rounds=3)`: the game with its options checked."""
+def make(name: str, /, players: int | None = None, **options: Any) -> Game:
+    """`bodoge.make("troika", players=4, rounds=3)`: the game with its options checked.
+
+    `name` is positional-only, so that an option called "name" is checked like any other (and
+    refused as unknown) instead of clashing with it."""
     return game_class(name)(players, **options)

@@ -27,6 +27,8 @@ import limits
 import limits.storage
 import limits.strategies
 
+from bodoge.core.options import valid_text
+
 Scope = MutableMapping[str, Any]
 Message = MutableMapping[str, Any]
 Receive = Callable[[], Awaitable[Message]]
@@ -123,11 +125,9 @@ def check_value(value: Any) -> None:
 
 def check_text(text: str, where: str) -> None:
     try:
-        text.encode("utf-8")
-    except UnicodeEncodeError:
-        raise BadInput(
-            f"{where[:80]}: text must be valid Unicode (a lone surrogate such as \\ud800 is not)"
-        ) from None
+        valid_text(text, where[:80])
+    except ValueError as exc:
+        raise BadInput(str(exc)) from None
 
 
 # -- HTTP -----------------------------------------------------------------------------------------

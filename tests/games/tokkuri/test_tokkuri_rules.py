@@ -138,6 +138,27 @@ def test_stacked_deck_is_validated(bad: Any) -> None:
         game.new_state(seed=1, deck=bad)
 
 
+def test_the_largest_deck_is_shuffled_and_dealt_from_the_seed() -> None:
+    """TK-3.3 with the largest deck the options allow (200 cards, 50 copies of a type): each round
+    is one Fisher–Yates shuffle on the state's seeded RNG, linear in the deck (the factorial draw
+    of rules version 1 took seconds at this size). The seed fixes the deal: changing how it is drawn
+    changes every game, so it needs a new rules_version."""
+    deck = [{"code": str(v), "kind": "number", "slots": [v], "copies": 50} for v in (1, 2, 3, 4)]
+    game = bodoge.make("tokkuri", players=2, hand_size=100, deck=deck)
+    assert game.rules_version == 2 and game.total == 200
+    s = game.new_state(seed=3)
+    cards = list(game.all_cards)
+    random.Random(3).shuffle(cards)
+    assert s.hands == [sorted(cards[0:200:2]), sorted(cards[1:200:2])]  # P0 first (TK-3.2)
+    assert game.new_state(seed=3).hands == s.hands
+    assert game.new_state(seed=4).hands != s.hands
+    rng = random.Random(3)
+    while s.round_no == 1:
+        s.apply(rng.choice(s.legal_actions()))
+    if not s.is_terminal:  # round 2: a fresh shuffle of all 200 cards, dealt from P1
+        assert sorted(s.hands[0] + s.hands[1] + s.stock) == game.all_cards
+
+
 # -- TK-E2 … TK-E4, TK-E17: settlement -------------------------------------------------------------
 
 

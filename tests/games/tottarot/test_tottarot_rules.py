@@ -77,7 +77,7 @@ def test_custom_deck_defaults_names_and_normalizes_icons() -> None:
         ("not json", "JSON"),
         ({"code": "A"}, "list"),
         ([{"code": "A", "points": 1}], "copies"),
-        ([{"code": "A", "points": 1, "copies": 0}], "≥ 1"),
+        ([{"code": "A", "points": 1, "copies": 0}], "at least 1"),
         ([{"code": "A", "points": "x", "copies": 30}], "integer"),
         ([{"code": "A", "points": 1, "copies": 30, "icon": "FLY"}], "icon"),
         ([{"code": "A B", "points": 1, "copies": 30}], "ASCII"),

@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import re
 
+from bodoge.core.options import valid_text
+
 SUITS = "RBYG"
 SUIT_NAMES = {
     "en": {"R": "red", "B": "blue", "Y": "yellow", "G": "green"},
@@ -60,6 +62,7 @@ def normalize_snack(code: object) -> str:
     """A snack code in its ASCII form ("−2/＋2" -> "-2/+2"); ValueError if it is not one."""
     if not isinstance(code, str):
         raise ValueError(f"a snack code is a text like '+1/+2', not {code!r}")
+    valid_text(code, f"snack code {code!r}")
     text = code.strip().replace("−", "-").replace("＋", "+").replace("ー", "-").replace("／", "/")
     snack_values(text)
     return text

@@ -14,7 +14,6 @@ Action ids (fixed for a game and its options; see `Hangover.prepare`):
 from __future__ import annotations
 
 import itertools
-import json
 import math
 import random
 from bisect import bisect_left
@@ -31,7 +30,9 @@ from bodoge.games.hangover.cards import (
     DRINK_CODES,
     DRINK_INDEX,
     KEY,
+    NUM_DRINK,
     NUMBER,
+    NUMBERS,
     SUIT,
     drink_deck,
     normalize_snack,
@@ -69,7 +70,22 @@ EV_JUDGE = "judge"  # (seat, k, S', base, f, VP gained, slid: bool)
 EV_END = "end"  # ()
 
 SUPPORTED_COUNTS = (3, 4, 5)
-MAX_ARRANGEMENTS = 40320  # 8!: one decision never offers more arrangements than this
+#: 6!: one decision never offers more arrangements than this (each is a legal action with its text
+#: in the view: about 50 kB at most, and a few milliseconds to enumerate)
+MAX_ARRANGEMENTS = 720
+
+# Bounds of the options (issue #15), beside each rule's own.
+MAX_HAND = NUM_DRINK // SUPPORTED_COUNTS[0]  # 18: HO-3.5 deals hand_size × n ≤ 56 cards
+#: A player takes at most MAX_HAND tricks, so a larger hangover_trick means the same as this one:
+#: no Hangover ever (HO-4.4.6). It also keeps the snack columns (hangover_trick − 1) few.
+MAX_HANGOVER_TRICK = MAX_HAND + 1
+MAX_SNACK_DECK = 60  # three times draft 2's 20 cards
+MAX_SNACKS = MAX_SNACK_DECK // SUPPORTED_COUNTS[0]  # 20: HO-3.6 deals snacks_per_player × n cards
+#: A trick's adjusted sum is at most 5 × 7 + 20 × 9 = 215 (HO-4.6.1): a higher limit means the same.
+MAX_DRUNK_LIMIT = 1000
+#: Base VP (HO-4.6.1). A trick gains at most base × (1 + 20) (HO-4.6.2) and a player wins at most 18
+#: tricks, so VP totals stay below 4 × 10**8.
+MAX_VP = 10**6
 
 # (snacks per player, columns, first arrangement id, sorted snack hand as indices) -> the legal
 # arrangement ids and their columns; shared by every game with the same numbers, as it depends on
@@ -128,9 +144,9 @@ def shuffle(rng: random.Random, cards: list[int]) -> None:
 def _maybe_json(value: Any) -> Any:
     if isinstance(value, str):
         try:
-            return json.loads(value)
-        except ValueError:
-            raise ValueError("expected a JSON value") from None
+            return opts.load_json(value)
+        except ValueError as exc:
+            raise ValueError(f"expected a JSON value ({exc})") from None
     return value
 
 
@@ -159,15 +175,14 @@ def _count_map(value: Any, convert_one: Any) -> dict[int, Any]:
 
 
 def _limit(item: Any) -> int:
-    n = opts.as_int(item)
-    if n < 1:
-        raise ValueError(f"a drunk limit must be ≥ 1, not {n}")
-    return n
+    return opts.bounded(opts.as_int(item), 1, MAX_DRUNK_LIMIT, "a drunk limit")
 
 
 def _numbers(item: Any) -> tuple[int, ...]:
     if not isinstance(item, list | tuple):
         raise ValueError(f"expected a list of numbers 1–7, not {item!r}")
+    if len(item) > len(NUMBERS):
+        raise ValueError(f"{len(item)} numbers; at most {len(NUMBERS)}, each once")
     nums = [opts.as_int(x) for x in item]
     for x in nums:
         if not 1 <= x <= 7:
@@ -189,6 +204,8 @@ def _convert_snack_deck(value: Any) -> tuple[str, ...]:
     value = _maybe_json(value)
     if not isinstance(value, list | tuple):
         raise ValueError("expected a list of snack codes")
+    if len(value) > MAX_SNACK_DECK:
+        raise ValueError(f"{len(value)} snack cards; at most {MAX_SNACK_DECK}")
     return tuple(normalize_snack(code) for code in value)
 
 
@@ -200,19 +217,30 @@ OPTION_SPECS = (
     opts.Option(
         "drunk_limit",
         {3: 7, 4: 12, 5: 16},
-        "a map from each player count 3, 4, 5 to an integer ≥ 1, or one integer ≥ 1 for every count",
+        f"a map from each player count 3, 4, 5 to an integer from 1 to {MAX_DRUNK_LIMIT}, or one such "
+        "integer for every count",
         "the drunk limit L per player count (HO-4.6)",
         _convert_drunk_limit,
         _map_json,
     ),
-    opts.integer("vp_under", 1, "base VP when the adjusted sum is under the drunk limit (HO-4.6)"),
-    opts.integer("vp_just", 3, "base VP when the adjusted sum equals the drunk limit (HO-4.6)"),
-    opts.integer("vp_over", 0, "base VP when the adjusted sum is over the drunk limit (HO-4.6)"),
     opts.integer(
-        "hangover_trick", 5, "the own-trick count that causes Hangover; snack columns = this − 1", lo=2
+        "vp_under", 1, "base VP when the adjusted sum is under the drunk limit (HO-4.6)", -MAX_VP, MAX_VP
     ),
-    opts.integer("hand_size", 11, "drink cards dealt to each player (HO-3.5)", lo=1),
-    opts.integer("snacks_per_player", 4, "snack cards dealt to each player (HO-3.6)", lo=0),
+    opts.integer(
+        "vp_just", 3, "base VP when the adjusted sum equals the drunk limit (HO-4.6)", -MAX_VP, MAX_VP
+    ),
+    opts.integer(
+        "vp_over", 0, "base VP when the adjusted sum is over the drunk limit (HO-4.6)", -MAX_VP, MAX_VP
+    ),
+    opts.integer(
+        "hangover_trick",
+        5,
+        "the own-trick count that causes Hangover; snack columns = this − 1",
+        2,
+        MAX_HANGOVER_TRICK,
+    ),
+    opts.integer("hand_size", 11, "drink cards dealt to each player (HO-3.5)", 1, MAX_HAND),
+    opts.integer("snacks_per_player", 4, "snack cards dealt to each player (HO-3.6)", 0, MAX_SNACKS),
     opts.Option(
         "removed_numbers",
         {3: (6, 7), 4: (7,), 5: ()},
@@ -224,7 +252,8 @@ OPTION_SPECS = (
     opts.Option(
         "snack_deck",
         DEFAULT_SNACK_DECK,
-        "a list of snack codes of the form ±a/±b (values −9…+9), e.g. ['+1/+2', '-4/+4']",
+        f"a list of 0 to {MAX_SNACK_DECK} snack codes of the form ±a/±b (values −9…+9), e.g. "
+        "['+1/+2', '-4/+4']",
         "the snack cards in canonical order (HO-3.2)",
         _convert_snack_deck,
         list,
@@ -287,7 +316,8 @@ class Hangover(Game):
                 self.hand_size,
                 f"an integer from 1 to {len(self.drink_cards) // n} for {n} players with these "
                 f"removed_numbers ({len(self.drink_cards)} drink cards in play)",
-                f"{n} × {self.hand_size} cards do not fit in a deck of {len(self.drink_cards)}",
+                f"out of range: at most {len(self.drink_cards) // n} ({n} × {self.hand_size} cards do not "
+                f"fit in a deck of {len(self.drink_cards)})",
             )
         deck = o["snack_deck"]
         if self.snacks_per_player * n > len(deck):
@@ -295,7 +325,8 @@ class Hangover(Game):
                 "snacks_per_player",
                 self.snacks_per_player,
                 f"an integer from 0 to {len(deck) // n} for {n} players and a snack_deck of {len(deck)}",
-                f"{n} × {self.snacks_per_player} cards do not fit in the snack deck",
+                f"out of range: at most {len(deck) // n} ({n} × {self.snacks_per_player} cards do not fit "
+                "in the snack deck)",
             )
         # distinct snack codes in first-appearance order; a snack card is its index here
         self.snack_codes: list[str] = list(dict.fromkeys(deck))
@@ -310,8 +341,8 @@ class Hangover(Game):
             raise BadOption(
                 "snacks_per_player",
                 m,
-                f"a number whose arrangements into {cols} columns are at most {MAX_ARRANGEMENTS} "
-                "(up to 8 cards, more with fewer columns)",
+                f"an integer from 0 to {MAX_SNACKS} whose arrangements into {cols} columns are at most "
+                f"{MAX_ARRANGEMENTS} (up to 6 cards; 7 with 4 columns or fewer, 8 with 3, 11 with 2, any with 1)",
                 f"{count} arrangements would be one decision",
             )
         self.arrangements: list[tuple[int, ...]] = _enumerate_arrangements(m, cols) if m else [()]

@@ -15,16 +15,35 @@ with optional "name_en" / "name_ja".
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass
 from typing import Any
+
+from bodoge.core.options import as_int, as_text, bounded, load_json, valid_text
 
 KINDS = ("number", "dummy", "trouble")
 EFFECTS = ("none", "discard", "draw", "pass", "bonus")
 
+# Bounds of option `deck` (issue #15). Generous for any real deck (the default has 32 cards, at most
+# 2 copies and 4 numbers a card), small enough that a round's deal, the action space (a `target` id
+# per seat and card) and every view stay small.
+MAX_COPIES = 50
+MAX_CARDS = 200  # in all; so at most 200 card types too
+MAX_SLOTS = 6  # numbers printed on one card (each may make a TARGET decision)
+MAX_NUMBER = 100  # the highest `tokkuri_level`: a larger number could never be drunk (TK-4.3)
+MAX_CODE = 16  # characters of a code
+MAX_NAME = 64  # characters of a name
 #: Most drink variants (value choices summed over all types) a deck may define: the action space
-#: holds one `drink` id per variant.
-MAX_VARIANTS = 4096
+#: holds one `drink` id per variant, and a drink decision may offer all of them in a view.
+MAX_VARIANTS = 1024
+
+ALLOWED = (
+    f"a non-empty list of at most {MAX_CARDS} card types {{code (1 to {MAX_CODE} ASCII characters, no "
+    f"spaces or '='), kind (number|dummy|trouble), slots (a number card's 1 to {MAX_SLOTS} numbers, each "
+    f"an integer from 1 to {MAX_NUMBER} or a range 'lo~hi' within it), effect (none|discard|draw|pass|bonus), "
+    f"copies 1 to {MAX_COPIES}, optional name_en and name_ja (texts of at most {MAX_NAME} characters)}}, "
+    f"unique codes, at most one troublesome tokkuri, at most {MAX_VARIANTS} drink choices, and from "
+    f"players × hand_size to {MAX_CARDS} cards in all"
+)
 
 
 @dataclass(frozen=True)
@@ -99,26 +118,28 @@ DEFAULT_DECK: list[dict[str, Any]] = [
 
 
 def _slot(value: Any, where: str) -> tuple[int, int]:
+    """One printed number: an integer, or a range 'lo~hi' the drinker chooses from (TK-D31)."""
     if isinstance(value, bool):
-        raise ValueError(f"{where}: a slot is an integer ≥ 1 or a range 'lo~hi', not {value!r}")
+        raise ValueError(f"{where}: a slot is an integer or a range 'lo~hi', not {value!r}")
     if isinstance(value, int):
-        if value < 1:
-            raise ValueError(f"{where}: slot {value} is below 1")
+        bounded(value, 1, MAX_NUMBER, f"{where}: slot {value}")
         return value, value
     if isinstance(value, str):
-        text = value.strip()
+        text = valid_text(value, f"{where}: slot {value!r}").strip()
         if "~" in text:
             lo_text, _, hi_text = text.partition("~")
             try:
-                lo, hi = int(lo_text), int(hi_text)
+                lo, hi = as_int(lo_text), as_int(hi_text)
             except ValueError:
                 raise ValueError(f"{where}: range {value!r} is not 'lo~hi' with integers") from None
-            if not 1 <= lo < hi:
-                raise ValueError(f"{where}: range {value!r} needs 1 ≤ lo < hi")
+            if not lo < hi:
+                raise ValueError(f"{where}: range {value!r} needs lo < hi")
+            bounded(lo, 1, MAX_NUMBER, f"{where}: range {value!r}")
+            bounded(hi, 1, MAX_NUMBER, f"{where}: range {value!r}")
             return lo, hi
-        if text.isdigit():
-            return _slot(int(text), where)
-    raise ValueError(f"{where}: a slot is an integer ≥ 1 or a range 'lo~hi', not {value!r}")
+        if text.isascii() and text.isdigit():
+            return _slot(as_int(text), where)
+    raise ValueError(f"{where}: a slot is an integer or a range 'lo~hi', not {value!r}")
 
 
 def card_type(entry: Any) -> CardType:
@@ -134,11 +155,16 @@ def card_type(entry: Any) -> CardType:
             f"card type {entry.get('code')!r} has unknown keys {extra}; allowed: {sorted(known)}"
         )
     code = entry.get("code")
+    if isinstance(code, str):
+        as_text(code, f"card code {code!r}", MAX_CODE)
     if not isinstance(code, str) or not code or not code.isascii() or any(ch.isspace() for ch in code):
         raise ValueError(f"card code {code!r} must be a non-empty ASCII text without spaces")
     if "=" in code:
         raise ValueError(f"card code {code!r} must not contain '=' (it separates a drink's chosen values)")
     where = f"card {code!r}"
+    for key in ("kind", "effect"):
+        if isinstance(entry.get(key), str):
+            valid_text(entry[key], f"{where}: {key}")
     kind = entry.get("kind", "number")
     if kind not in KINDS:
         raise ValueError(f"{where}: kind {kind!r} is not one of {', '.join(KINDS)}")
@@ -148,19 +174,20 @@ def card_type(entry: Any) -> CardType:
     raw_slots = entry.get("slots", [])
     if not isinstance(raw_slots, list | tuple):
         raise ValueError(f"{where}: slots must be a list")
+    if len(raw_slots) > MAX_SLOTS:
+        raise ValueError(f"{where}: {len(raw_slots)} slots; at most {MAX_SLOTS}")
     slots = tuple(_slot(s, where) for s in raw_slots)
     if kind == "number" and not slots:
         raise ValueError(f"{where}: a number card needs at least one slot")
     if kind != "number" and (slots or effect != "none"):
         raise ValueError(f"{where}: a {kind} card has no slots and no effect")
     copies = entry.get("copies", 1)
-    if isinstance(copies, bool) or not isinstance(copies, int) or copies < 1:
-        raise ValueError(f"{where}: copies must be an integer ≥ 1, not {copies!r}")
+    if isinstance(copies, bool) or not isinstance(copies, int):
+        raise ValueError(f"{where}: copies must be an integer from 1 to {MAX_COPIES}, not {copies!r}")
+    bounded(copies, 1, MAX_COPIES, f"{where}: copies")
     en, ja = _default_names(code, kind)
-    name_en = entry.get("name_en", en)
-    name_ja = entry.get("name_ja", ja)
-    if not isinstance(name_en, str) or not isinstance(name_ja, str):
-        raise ValueError(f"{where}: names must be texts")
+    name_en = as_text(entry.get("name_en", en), f"{where}: name_en", MAX_NAME)
+    name_ja = as_text(entry.get("name_ja", ja), f"{where}: name_ja", MAX_NAME)
     return CardType(code, kind, slots, effect, copies, name_en, name_ja)
 
 
@@ -175,12 +202,17 @@ def convert_deck(value: Any) -> tuple[CardType, ...]:
     """Option `deck`: a list of card types (JSON form, CardTypes, or that list as JSON text)."""
     if isinstance(value, str):
         try:
-            value = json.loads(value)
-        except ValueError:
-            raise ValueError("a deck typed as text must be a JSON list of card types") from None
+            value = load_json(value, "the deck")
+        except ValueError as exc:
+            raise ValueError(f"a deck typed as text must be a JSON list of card types ({exc})") from None
     if not isinstance(value, list | tuple) or not value:
         raise ValueError("the deck is a non-empty list of card types")
+    if len(value) > MAX_CARDS:  # each type has a copy at least
+        raise ValueError(f"{len(value)} card types; at most {MAX_CARDS} cards in all")
     types = tuple(card_type(entry) for entry in value)
+    total = sum(ct.copies for ct in types)
+    if total > MAX_CARDS:
+        raise ValueError(f"{total} cards in all; at most {MAX_CARDS}")
     seen: set[str] = set()
     for ct in types:
         key = ct.code.lower()

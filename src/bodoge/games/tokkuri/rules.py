@@ -15,7 +15,6 @@ ACTION), `drink <code>[=<values>]`, `victim P<s>`, `give <code>`.
 from __future__ import annotations
 
 import itertools
-import math
 import random
 from bisect import bisect_left, insort
 from collections.abc import Mapping
@@ -31,6 +30,10 @@ NUMBER, DUMMY, TROUBLE = 0, 1, 2
 NO_EFFECT, DISCARD, DRAW, PASS, BONUS = 0, 1, 2, 3, 4
 OPEN, ACTION, TARGET, VICTIM, GIVE, OVER = 0, 1, 2, 3, 4, 5
 PHASES = ("open", "action", "target", "victim", "give", "over")
+
+
+#: The most rounds a game may be set to last (options `rounds` and `max_rounds`).
+MAX_ROUNDS = 100
 
 
 def settle(round_scores: list[int]) -> list[int]:
@@ -64,41 +67,55 @@ def completable(values_desc: tuple[int, ...], levels_desc: list[int]) -> bool:
 class Tokkuri(Game):
     name = "tokkuri"
     title: ClassVar[dict[str, str]] = {"en": "Tokkuri", "ja": "トックリ"}
-    rules_version = 1
+    rules_version = 2  # 2: the round shuffle is random.shuffle (deals differ from version 1)
     min_players = 2
     max_players = 4
     default_players = 4
+    # Bounds (issue #15), beside each rule's own: rounds and points small enough that the longest
+    # game stays sane (max_game_length ≤ 100 rounds × 200 cards × (2 + 6 numbers + 4 players)) and
+    # every balance exact in JSON: a round's score lies within −penalty_points × 200 … 200 (TK-6.1),
+    # so one settlement moves a balance by at most 3 × 200 × (10**6 + 1) (TK-6.2), and 100 of them
+    # stay below 10**11.
     option_specs = (
         opts.Option(
             "deck",
             C.DEFAULT_DECK,
-            "a non-empty list of card types {code, kind (number|dummy|trouble), slots (integers ≥ 1 or "
-            "'lo~hi'), effect (none|discard|draw|pass|bonus), copies ≥ 1}, unique codes, at most one "
-            "troublesome tokkuri, with at least players × hand_size cards in all",
+            C.ALLOWED,
             "the card-type list (TK-1.5); default: the 32 cards of TK-1.1 and TK-1.2",
             C.convert_deck,
             C.deck_to_json,
         ),
-        opts.integer("start_points", 10, "each player's starting balance (TK-3.1)", lo=1),
-        opts.integer("hand_size", 7, "cards dealt to each player per round (TK-3.3)", lo=2),
+        opts.integer("start_points", 10, "each player's starting balance (TK-3.1)", 1, 10**6),
+        # a hand holds at most half the largest deck (2 players)
+        opts.integer("hand_size", 7, "cards dealt to each player per round (TK-3.3)", 2, C.MAX_CARDS // 2),
         opts.integer(
             "rounds",
             None,
             "rounds to play; null: until a bankruptcy or max_rounds (TK-6.5)",
-            lo=1,
+            1,
+            MAX_ROUNDS,
             none_ok=True,
         ),
-        opts.integer("max_rounds", 50, "the most rounds a game lasts (TK-6.5)", lo=1),
+        opts.integer("max_rounds", 50, "the most rounds a game lasts (TK-6.5)", 1, MAX_ROUNDS),
+        # at least one tokkuri per player (TK-D20); a cap of every card in the deck is no cap
         opts.integer(
             "max_tokkuri",
             None,
             "the most tokkuri on the table at once; null: no cap (TK-D20)",
-            lo=1,
+            2,
+            C.MAX_CARDS,
             none_ok=True,
         ),
-        opts.integer("tokkuri_level", 10, "the level of a new tokkuri (TK-3.4)", lo=1),
-        opts.integer("penalty_level", 3, "a tokkuri left at this level or more is penalised (TK-6.1)", lo=1),
-        opts.integer("penalty_points", 2, "points lost per penalised tokkuri (TK-6.1)", lo=0),
+        opts.integer("tokkuri_level", 10, "the level of a new tokkuri (TK-3.4)", 1, C.MAX_NUMBER),
+        # levels only fall from tokkuri_level: a higher penalty_level penalises nothing
+        opts.integer(
+            "penalty_level",
+            3,
+            "a tokkuri left at this level or more is penalised (TK-6.1)",
+            1,
+            C.MAX_NUMBER,
+        ),
+        opts.integer("penalty_points", 2, "points lost per penalised tokkuri (TK-6.1)", 0, 10**6),
     )
 
     def prepare(self) -> None:
@@ -111,22 +128,28 @@ class Tokkuri(Game):
                 raise BadOption(
                     "deck",
                     C.deck_to_json(types),
-                    f"a deck of at least players × hand_size = {n * o['hand_size']} cards",
-                    f"it holds {total} cards",
+                    f"a deck of players × hand_size = {n * o['hand_size']} to {C.MAX_CARDS} cards",
+                    f"out of range: at least {n * o['hand_size']} cards (it holds {total})",
                 )
             raise BadOption(
                 "hand_size",
                 o["hand_size"],
                 f"an integer from 2 to {total // n} (players × hand_size ≤ {total}, the cards in the deck)",
-                f"{n} × {o['hand_size']} > {total}",
+                f"out of range: at most {total // n} ({n} × {o['hand_size']} > {total})",
             )
         if o["rounds"] is not None and o["rounds"] > o["max_rounds"]:
             raise BadOption(
-                "rounds", o["rounds"], f"null, or an integer from 1 to max_rounds = {o['max_rounds']}"
+                "rounds",
+                o["rounds"],
+                f"null, or an integer from 1 to max_rounds = {o['max_rounds']}",
+                f"out of range: at most max_rounds = {o['max_rounds']}",
             )
         if o["max_tokkuri"] is not None and o["max_tokkuri"] < n:
             raise BadOption(
-                "max_tokkuri", o["max_tokkuri"], f"null, or an integer ≥ the number of players ({n})"
+                "max_tokkuri",
+                o["max_tokkuri"],
+                f"null, or an integer from the number of players ({n}) to {C.MAX_CARDS}",
+                f"out of range: at least the number of players, {n}",
             )
         self.types = types
         self.codes = [ct.code for ct in types]
@@ -137,7 +160,6 @@ class Tokkuri(Game):
         self.ntypes = T = len(types)
         self.total = total
         self.all_cards = [t for t in range(T) for _ in range(types[t].copies)]
-        self.shuffles = math.factorial(total)
         #: after[p]: the seats from p's left neighbour round to p itself (TK-4.7).
         self.after = [tuple((p + i) % n for i in range(1, n + 1)) for p in range(n)]
         self.trouble = next((t for t in range(T) if self.kind[t] == TROUBLE), -1)
@@ -264,6 +286,8 @@ class TokkuriState(State):
         )
         if not isinstance(deck, list | tuple) or not all(isinstance(c, str) for c in deck):
             raise BadOption("deck", deck, allowed, "not a list of codes")
+        if len(deck) != g.total:
+            raise BadOption("deck", deck, allowed, f"{len(deck)} codes, but the deck has {g.total} cards")
         order = []
         for c in deck:
             t = g.code_index.get(c.strip().lower())
@@ -297,12 +321,7 @@ class TokkuriState(State):
             cards = list(order)
         else:
             cards = g.all_cards.copy()
-            # A uniform shuffle (Fisher–Yates) driven by one uniform number below N!, read
-            # digit by digit in the mixed radix N, N − 1, …, 2.
-            x = self.rng.randrange(g.shuffles)
-            for i in range(len(cards) - 1, 0, -1):
-                x, j = divmod(x, i + 1)
-                cards[i], cards[j] = cards[j], cards[i]
+            self.rng.shuffle(cards)  # Fisher–Yates on the seeded RNG: linear in the deck
         dealt = n * g.options["hand_size"]
         # Card i (from 0) goes to seat (start + i) mod n.
         hands = [sorted(cards[(k - start) % n : dealt : n]) for k in range(n)]

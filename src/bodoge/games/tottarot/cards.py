@@ -8,11 +8,11 @@ of the deck list), never on individual cards.
 
 from __future__ import annotations
 
-import json
+from collections import Counter
 from dataclasses import dataclass
 from typing import Any
 
-from bodoge.core.options import as_int
+from bodoge.core.options import as_int, as_text, bounded, load_json, valid_text
 
 # Icon codes (TT-1.2). The rules keep them as small ints; index 0 is "no icon".
 NO_ICON = 0
@@ -66,12 +66,24 @@ DEFAULT_DECK: tuple[CardType, ...] = (
     CardType("DEVIL", "悪魔", "The Devil", -5, None, 3),
 )
 
+# Bounds of option `deck` (issue #15): far beyond the 21 cards of TT-1.1, small enough that a round's
+# shuffle and every view stay small; a row holds at most turns_per_round ≤ 10 cards, so its points
+# stay far below 2**53.
+MAX_COPIES = 50
+MAX_CARDS = 200  # in all; so at most 200 card types too
+MAX_POINTS = 10**6
+MAX_CODE = 16  # characters of a code
+MAX_NAME = 64  # characters of a name
+
 DECK_ALLOWED = (
-    "a non-empty list of card types, each a map with 'code' (ASCII letters, digits, '_' or '-', "
-    "unique), 'points' (an integer), 'copies' (an integer ≥ 1), optional 'icon' (SHARE, PEEK, EXPOSE, "
-    "INVERT or null) and optional 'name_ja'/'name_en' (texts; default: the code)"
+    f"a non-empty list of at most {MAX_CARDS} card types, each a map with 'code' (1 to {MAX_CODE} ASCII "
+    f"letters, digits, '_' or '-', unique), 'points' (an integer from {-MAX_POINTS} to {MAX_POINTS}), "
+    f"'copies' (an integer from 1 to {MAX_COPIES}), optional 'icon' (SHARE, PEEK, EXPOSE, INVERT or null) "
+    f"and optional 'name_ja'/'name_en' (texts of 1 to {MAX_NAME} characters; default: the code), with "
+    f"players × turns_per_round to {MAX_CARDS} cards in all"
 )
 _KEYS = {"code", "name_ja", "name_en", "points", "icon", "copies"}
+NO_ICON_TEXTS = ("", "-", "none", "null")
 _CODE_CHARS = set("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_-")
 
 
@@ -95,6 +107,8 @@ def card_type(entry: Any) -> CardType:
         if key not in entry:
             raise ValueError(f"a card type has no {key!r}")
     code = entry["code"]
+    if isinstance(code, str):
+        as_text(code, f"card code {code!r}", MAX_CODE)
     if not isinstance(code, str) or not code or not set(code) <= _CODE_CHARS:
         raise ValueError(f"card code {code!r} must be a non-empty text of ASCII letters, digits, '_' or '-'")
     names = []
@@ -102,15 +116,13 @@ def card_type(entry: Any) -> CardType:
         name = entry.get(key, code)
         if name is None:
             name = code
-        if not isinstance(name, str) or not name:
+        if not as_text(name, f"{key} of {code}", MAX_NAME):
             raise ValueError(f"{key} of {code} must be a non-empty text")
         names.append(name)
-    points = _int(entry["points"], f"points of {code}")
-    copies = _int(entry["copies"], f"copies of {code}")
-    if copies < 1:
-        raise ValueError(f"copies of {code} must be ≥ 1")
+    points = bounded(_int(entry["points"], f"points of {code}"), -MAX_POINTS, MAX_POINTS, f"points of {code}")
+    copies = bounded(_int(entry["copies"], f"copies of {code}"), 1, MAX_COPIES, f"copies of {code}")
     icon = entry.get("icon")
-    if isinstance(icon, str) and icon.strip().lower() in ("", "-", "none", "null"):
+    if isinstance(icon, str) and valid_text(icon, f"icon of {code}").strip().lower() in NO_ICON_TEXTS:
         icon = None
     if icon is not None:
         if not isinstance(icon, str) or icon.strip().upper() not in ICONS:
@@ -123,16 +135,21 @@ def convert_deck(value: Any) -> tuple[CardType, ...]:
     """The `deck` option from Python, JSON, or a JSON text typed on a command line."""
     if isinstance(value, str):
         try:
-            value = json.loads(value)
-        except ValueError:
-            raise ValueError("a deck given as text must be a JSON list of card types") from None
+            value = load_json(value, "the deck")
+        except ValueError as exc:
+            raise ValueError(f"a deck given as text must be a JSON list of card types ({exc})") from None
     if not isinstance(value, list | tuple) or not value:
         raise ValueError("the deck must be a non-empty list of card types")
+    if len(value) > MAX_CARDS:  # each type has a copy at least
+        raise ValueError(f"{len(value)} card types; at most {MAX_CARDS} cards in all")
     types = tuple(card_type(entry) for entry in value)
     codes = [t.code for t in types]
-    dupes = sorted({c for c in codes if codes.count(c) > 1})
+    dupes = sorted({c for c, k in Counter(codes).items() if k > 1})
     if dupes:
         raise ValueError(f"card codes must be unique; repeated: {', '.join(dupes)}")
+    total = sum(t.copies for t in types)
+    if total > MAX_CARDS:
+        raise ValueError(f"{total} cards in all; at most {MAX_CARDS}")
     return types
 
 

@@ -577,14 +577,16 @@ class Tottarot(Game):
         Option(
             "deck",
             DEFAULT_DECK_JSON,
-            DECK_ALLOWED + ", with total copies ≥ players × turns_per_round",
+            DECK_ALLOWED,
             "the fate-card types (TT-1.4); default: the 21 PROPOSED cards of TT-1.1",
             convert_deck,
             deck_to_json,
         ),
         integer("max_will", 3, "will tokens are 0 … max_will (the seed's variant: 4)", 1, 9),
-        integer("turns_per_round", 3, "turns in a round (TT-4.1)", 1),
-        integer("target", 2, "victory tokens needed to win (TT-6.3)", 1),
+        # TT-D26: turns_per_round ≤ max_will + 1 ≤ 10
+        integer("turns_per_round", 3, "turns in a round (TT-4.1)", 1, 10),
+        # every round gives a token (TT-6.3): at most players × (target − 1) + 1 ≤ 115 rounds
+        integer("target", 2, "victory tokens needed to win (TT-6.3)", 1, 20),
     )
     state_class = TottarotState
 
@@ -611,7 +613,7 @@ class Tottarot(Game):
                 "max_will",
                 w,
                 f"an integer from {max(1, turns - 1)} to 9 when turns_per_round is {turns}",
-                f"{w + 1} will tokens (0 … {w}) cannot cover {turns} turns",
+                f"out of range: at least {turns - 1} ({w + 1} will tokens, 0 … {w}, cannot cover {turns} turns)",
             )
         if n * turns > self.deck_size:  # TT-2.1, TT-D25
             raise BadOption(
@@ -619,7 +621,8 @@ class Tottarot(Game):
                 turns,
                 f"an integer from 1 to {self.deck_size // n} for {n} players and a deck of "
                 f"{self.deck_size} cards (players × turns_per_round ≤ deck size)",
-                f"{n} × {turns} = {n * turns} cards would be drawn from a deck of {self.deck_size}",
+                f"out of range: at most {self.deck_size // n} ({n} × {turns} = {n * turns} cards would be "
+                f"drawn from a deck of {self.deck_size})",
             )
         self.public_bit = 1 << n
         # Indexed by a type, or by −1 (no card): the last entry is False.
