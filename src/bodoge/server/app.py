@@ -398,7 +398,7 @@ async def play_socket(
             }
         ),
     )
-    runtime.attach(conn)
+    await runtime.attach(conn)
     sender = asyncio.create_task(_send_loop(websocket, conn))
     try:
         while not conn.closed:

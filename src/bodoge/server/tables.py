@@ -120,7 +120,8 @@ class TableRuntime:
         self.lock = asyncio.Lock()
         self.connections: set[Connection] = set()
         self.bot_task: asyncio.Task[None] | None = None
-        self._views: dict[int | None, str] = {}  # json of each seat's view at the current seq
+        self._views: dict[int | None, str] = {}  # each seat's `view` message, of `_views_of`
+        self._views_of: State | None = None
         self._table_due = False  # a `table` message is scheduled for this loop turn
 
     @property
@@ -144,12 +145,19 @@ class TableRuntime:
 
     # -- what is sent ---------------------------------------------------------------------------
 
-    def view_message(self, seat: int | None) -> str:
-        text = self._views.get(seat)
-        if text is None:
-            text = dumps({"type": "view", "table": self.id, "seq": self.seq, "view": self.state.view(seat)})
-            self._views[seat] = text
-        return text
+    async def view_messages(self, seats: set[int | None]) -> State:
+        """Make ready the `view` messages of these seats at the current move, and return the state
+        they show. Built in a worker thread: a view carries the game's whole log, which in a long
+        game at large options runs to megabytes, and the event loop must not stall on it."""
+        state = self.state
+        if self._views_of is not state:
+            self._views, self._views_of = {}, state
+        missing = [seat for seat in seats if seat not in self._views]
+        if missing:
+            texts = await asyncio.to_thread(_view_texts, self.id, state, missing)
+            if self._views_of is state:
+                self._views.update(texts)
+        return state
 
     def summary(self) -> dict[str, Any]:
         """What anyone may know of the table (the lobby, spectators): never the seed or tokens."""
@@ -159,10 +167,15 @@ class TableRuntime:
     def _spectators(self) -> int:
         return sum(1 for c in self.connections if c.seat is None)
 
-    def broadcast(self) -> None:
-        self._views = {}
+    async def broadcast(self) -> None:
+        """Send every connection its view of the current move."""
+        state = await self.view_messages({c.seat for c in self.connections})
+        if self._views_of is not state:
+            return  # the table moved on meanwhile: that move's broadcast sends the newer views
         for conn in list(self.connections):
-            conn.push("view", self.view_message(conn.seat))
+            text = self._views.get(conn.seat)
+            if text is not None:  # else it attached meanwhile, and attach() sends its view
+                conn.push("view", text)
 
     def broadcast_table(self) -> None:
         """Send everyone the table's summary, once per loop turn however many changes came in it
@@ -177,10 +190,14 @@ class TableRuntime:
         for conn in list(self.connections):
             conn.push("table", text)
 
-    def attach(self, conn: Connection) -> None:
+    async def attach(self, conn: Connection) -> None:
         self.connections.add(conn)
         self.broadcast_table()
-        conn.push("view", self.view_message(conn.seat))
+        while not conn.closed:  # until the view it gets is of the newest move
+            state = await self.view_messages({conn.seat})
+            if self.state is state:
+                conn.push("view", self._views[conn.seat])
+                return
 
     def detach(self, conn: Connection) -> None:
         conn.closed = True
@@ -238,7 +255,7 @@ class TableRuntime:
             if result is not None:
                 self.row.status = "over"
                 self.row.result = result
-            self.broadcast()
+            await self.broadcast()
             if result is not None:
                 self.broadcast_table()
                 self.maybe_unload()
@@ -290,7 +307,7 @@ class TableRuntime:
                 if failures:
                     action = random.SystemRandom().choice(self.state.legal_actions())
                 else:
-                    view = self.state.view(seat)
+                    view = await asyncio.to_thread(self.state.view, seat)
                     move = await manager.bots.act(
                         self.row.game, self.row.players, self.row.options, spec, view
                     )
@@ -478,13 +495,15 @@ class TableManager:
         await asyncio.to_thread(self.storage.close)
 
     def open_tables_of(self, address: str) -> int:
-        return sum(
-            1
-            for table_id, creator in self.creators.items()
-            if creator == address
-            and (t := self.tables.get(table_id)) is not None
-            and t.row.status == "playing"
-        )
+        """Tables in play made from `address` (since this server started). Tables no longer in play
+        are forgotten here, so the map stays as small as the tables in play."""
+        for table_id in [t for t in self.creators if self._finished(t)]:
+            del self.creators[table_id]
+        return sum(1 for creator in self.creators.values() if creator == address)
+
+    def _finished(self, table_id: str) -> bool:
+        runtime = self.tables.get(table_id)
+        return runtime is None or runtime.row.status != "playing"
 
     async def create(
         self,
@@ -588,6 +607,14 @@ class TableManager:
             else:
                 out.append(table_summary(row, row.moves, None, set()))
         return out
+
+
+def _view_texts(table_id: str, state: State, seats: list[int | None]) -> dict[int | None, str]:
+    seq = len(state.history)
+    return {
+        seat: dumps({"type": "view", "table": table_id, "seq": seq, "view": state.view(seat)})
+        for seat in seats
+    }
 
 
 def _set_up(
