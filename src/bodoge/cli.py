@@ -1,29 +1,128 @@
-"""The `bodoge` command: list games, read rules, play in the terminal, simulate many games."""
+"""The `bodoge` command: list games, read rules, play in the terminal, simulate many games.
+
+Bad input never gets as far as a traceback: every refusal is one line, `error: ...`, on standard error,
+naming what was wrong and what is allowed, with exit status 2, before any work starts (nothing is
+written). That holds for typer's own refusals too (a flag out of its range, a missing argument):
+`_Commands` prints them the same way. A run stopped by Ctrl-C keeps what it had done (`play` writes
+the record of the game so far, `sim` keeps its finished games) and exits with 130.
+"""
 
 from __future__ import annotations
 
+import contextlib
 import importlib
 import json
+import math
 import os
 import random
+import socket
+import sys
 import time
+from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Annotated, Any
+from typing import Annotated, Any, NoReturn
 
 import typer
+import typer.core
 from rich.console import Console
+from rich.markup import escape
 from rich.table import Table
 
 import bodoge
 from bodoge import agents as agent_registry
-from bodoge.core.game import Game
+from bodoge.arena.runner import MAX_GAMES, MAX_JOBS, MAX_SEED
+from bodoge.core.game import Game, State
 from bodoge.core.options import parse_text
 from bodoge.core.registry import game_class
 from bodoge.core.registry import games as game_names
 from bodoge.errors import BodogeError, IllegalAction
 
-app = typer.Typer(help="bodoge: Tokkuri, Tottarot, Hangover and Troika, played exactly by their rules.")
+MAX_BOT_WORKERS = 64  # processes that run the server's bots
+MAX_BOT_TIME = 600.0  # seconds a server bot may think about one move
+MAX_BOT_DELAY = 60.0  # seconds of pause before a server bot's move
+MAX_MESSAGE = 600  # characters of an error line; a longer one keeps its start and its end
+
+
+def _usage_exceptions() -> tuple[tuple[type[Exception], ...], tuple[type[BaseException], ...]]:
+    """The classes of typer's usage errors and aborts: typer's own where it vendors click (recent
+    typer), click's where it uses click (older typer; both where click is installed too)."""
+    usage: list[type[Exception]] = []
+    aborts: list[type[BaseException]] = [typer.Abort]
+    typer_exception = getattr(typer, "TyperException", None)
+    if typer_exception is not None:
+        usage.append(typer_exception)
+    try:
+        import click
+    except ImportError:
+        pass
+    else:
+        usage.append(click.ClickException)
+        aborts.append(click.exceptions.Abort)
+    return tuple(usage), tuple(aborts)
+
+
+_USAGE_ERRORS, _ABORTS = _usage_exceptions()
+
+
+class _Commands(typer.core.TyperGroup):
+    """typer's usage errors (a flag out of range, a value that is no integer, a missing argument or
+    command) as one `error:` line like every other refusal, instead of a framed panel."""
+
+    def main(  # type: ignore[override]
+        self,
+        args: Sequence[str] | None = None,
+        prog_name: str | None = None,
+        complete_var: str | None = None,
+        standalone_mode: bool = True,
+        **extra: Any,
+    ) -> Any:
+        if not standalone_mode:
+            return super().main(args, prog_name, complete_var, standalone_mode=False, **extra)
+        try:
+            code = super().main(args, prog_name, complete_var, standalone_mode=False, **extra)
+        except _USAGE_ERRORS as exc:
+            ctx = getattr(exc, "ctx", None)
+            hint = f" (see: {ctx.command_path} --help)" if ctx is not None else ""
+            _error_line(str(getattr(exc, "format_message", exc.__str__)()) + hint)
+            sys.exit(getattr(exc, "exit_code", 2))
+        except _ABORTS:
+            _error_line("aborted")
+            sys.exit(1)
+        sys.exit(code if isinstance(code, int) else 0)
+
+
+app = typer.Typer(
+    help="bodoge: Tokkuri, Tottarot, Hangover and Troika, played exactly by their rules.",
+    cls=_Commands,
+    # A traceback (a bug) must not print local variables: `serve` holds the database URL, password included.
+    pretty_exceptions_show_locals=False,
+)
 console = Console(highlight=False)
+err_console = Console(stderr=True, highlight=False, soft_wrap=True)  # soft wrap: an error stays one line
+
+
+def _integers(lo: int, hi: int) -> Callable[[int | None], int | None]:
+    """A flag's check: an integer from lo to hi (None: the flag was not given)."""
+
+    def check(value: int | None) -> int | None:
+        if value is not None and not lo <= value <= hi:
+            raise typer.BadParameter(f"{value} is out of range; allowed: an integer from {lo} to {hi}")
+        return value
+
+    return check
+
+
+def _seconds(hi: float, zero_ok: bool) -> Callable[[float], float]:
+    """A flag's check: a finite number of seconds up to `hi`, from 0 or above 0."""
+    allowed = f"from 0 to {hi:g}" if zero_ok else f"above 0, at most {hi:g}"
+
+    def check(value: float) -> float:
+        if not (math.isfinite(value) and (value >= 0 if zero_ok else value > 0) and value <= hi):
+            raise typer.BadParameter(f"{value} is not allowed; allowed: a number of seconds {allowed}")
+        return value
+
+    return check
+
 
 GameName = Annotated[
     str, typer.Argument(help="The game: " + "/".join(["hangover", "tokkuri", "tottarot", "troika"]))
@@ -39,20 +138,58 @@ SetOptions = Annotated[
 ]
 
 
-def _fail(message: str) -> None:
-    console.print(f"[red]error:[/red] {message}")
+def _printable(text: str) -> str:
+    """`text` with what a terminal must not be sent written as escapes: lone surrogates (from arguments
+    or file names that are not UTF-8: printing them raises UnicodeEncodeError) as \\udcff, control
+    characters (a line break, a terminal escape sequence) as \\n or \\x1b."""
+    if text.isprintable():
+        return text
+    return "".join(ch if ch.isprintable() else ch.encode("unicode_escape").decode("ascii") for ch in text)
+
+
+def _shown(path: Path) -> str:
+    """A path as rich markup that prints it literally."""
+    return escape(_printable(str(path)))
+
+
+def _error_line(message: str) -> None:
+    message = _printable(message)  # one line, whatever the message holds
+    if len(message) > MAX_MESSAGE:
+        half = MAX_MESSAGE // 2
+        message = f"{message[:half]} … {message[-half:]}"
+    err_console.print(f"[red]error:[/red] {escape(message)}")
+
+
+def _fail(message: str) -> NoReturn:
+    """Refuse: one `error:` line on standard error, exit status 2."""
+    _error_line(message)
     raise typer.Exit(2)
+
+
+def _value(text: str, what: str) -> Any:
+    """A value typed on the command line (JSON if it parses, else the text)."""
+    try:
+        return parse_text(text)
+    except ValueError as exc:
+        _fail(f"{what}: {exc}")
 
 
 def parse_settings(settings: list[str] | None) -> dict[str, Any]:
     """`--set name=value` pairs as game options (values parsed as JSON where they parse)."""
     options: dict[str, Any] = {}
     for item in settings or []:
-        name, eq, value = item.partition("=")
-        if not eq or not name.strip():
-            _fail(f"--set takes name=value, not {item!r}")
-        options[name.strip()] = parse_text(value.strip())
+        name, value = _setting(item)
+        if name in options:
+            _fail(f"--set {name} is given twice; give each option once")
+        options[name] = _value(value, f"--set {name}")
     return options
+
+
+def _setting(item: str) -> tuple[str, str]:
+    name, eq, value = item.partition("=")
+    if not eq or not name.strip():
+        _fail(f"--set takes name=value (e.g. --set rounds=2), not {item!r}")
+    return name.strip(), value.strip()
 
 
 def _make(name: str, players: int | None, settings: list[str] | None) -> Game:
@@ -60,11 +197,35 @@ def _make(name: str, players: int | None, settings: list[str] | None) -> Game:
         return bodoge.make(name, players, **parse_settings(settings))
     except BodogeError as exc:
         _fail(str(exc))
-        raise  # unreachable: _fail exits
 
 
 def _text_module(name: str) -> Any:
     return importlib.import_module(f"bodoge.games.{name}.text")
+
+
+def _check_file_to_write(path: Path, flag: str) -> None:
+    """Refuse now, before any play, a path that the end of the command could not write: a folder, a
+    file in a folder that does not exist, or one that cannot be opened for writing. Nothing is left
+    behind: a file made to try it is removed again."""
+    shown = _printable(str(path))
+    try:
+        if path.is_dir():
+            _fail(f"{flag} {shown} is a folder; give the path of a file to write")
+        parent = path.parent
+        if not parent.is_dir():
+            what = "is not a folder" if parent.exists() else "does not exist"
+            _fail(f"{flag} {shown}: the folder {_printable(str(parent))} {what}")
+        if path.exists():
+            with path.open("a"):  # appending nothing changes nothing, but needs write permission
+                pass
+        else:
+            with path.open("x"):
+                pass
+            path.unlink()
+    except OSError as exc:
+        _fail(f"{flag} {shown} cannot be written: {exc.strerror or exc}")
+    except ValueError as exc:  # e.g. an embedded NUL
+        _fail(f"{flag} {shown} is not a file path: {exc}")
 
 
 def event_line(event: dict[str, Any]) -> str:
@@ -89,6 +250,19 @@ def list_games() -> None:
     console.print(table)
 
 
+def allowed_text(spec: Any) -> str:
+    """What an option allows, its bounds named: the spec's own text, with `lo`/`hi` (an integer
+    option's bounds) added where the text does not name them already."""
+    text = str(spec.allowed)
+    lo, hi = getattr(spec, "lo", None), getattr(spec, "hi", None)
+    missing = [n for n in (lo, hi) if n is not None and str(n) not in text and f"{n:,}" not in text]
+    if missing and lo is not None and hi is not None:
+        text += f" (from {lo} to {hi})"
+    elif missing:
+        text += f" ({'at least' if lo is not None else 'at most'} {missing[0]})"
+    return text
+
+
 @app.command()
 def rules(
     game: GameName,
@@ -101,17 +275,21 @@ def rules(
         cls = game_class(game)
     except BodogeError as exc:
         _fail(str(exc))
-        raise
     console.print(_text_module(game).RULES[lang], markup=False)
-    table = Table(
-        "option", "default", "allowed", "what it changes", title="Options (bodoge play/sim --set name=value)"
-    )
+    table = Table(title="Options (bodoge play/sim --set name=value)")
+    # An option's name is what one types: never cut it; the other columns wrap instead.
+    width = max((len(spec.name) for spec in cls.option_specs), default=6)
+    table.add_column("option", no_wrap=True, min_width=width)
+    table.add_column("default", overflow="fold")
+    table.add_column("allowed", overflow="fold")
+    table.add_column("what it changes", overflow="fold")
     for spec in cls.option_specs:
         table.add_row(
             spec.name,
             json.dumps(spec.to_json(spec.convert(spec.default)), ensure_ascii=False),
-            spec.allowed,
+            allowed_text(spec),
             spec.help,
+            end_section=False,
         )
     console.print(table)
 
@@ -124,24 +302,62 @@ def play(
     bots: Annotated[
         str, typer.Option(help="Agent spec for the other seats, e.g. random or heuristic.")
     ] = "random",
-    seed: Annotated[int | None, typer.Option(help="Seed of the deal (random if omitted).")] = None,
+    seed: Annotated[
+        int | None,
+        typer.Option(callback=_integers(0, MAX_SEED), help="Seed of the deal (random if omitted)."),
+    ] = None,
     settings: SetOptions = None,
-    record: Annotated[Path | None, typer.Option(help="Write the game record (JSON) here at the end.")] = None,
+    record: Annotated[
+        Path | None,
+        typer.Option(help="Write the game record (JSON) here at the end, on 'quit' or on Ctrl-C."),
+    ] = None,
 ) -> None:
     """Play in the terminal against bots: type an action's text or number; 'help' lists them."""
     g = _make(game, players, settings)
     try:
         g.check_seat(seat, spectator_ok=False)
         bot = agent_registry.make(bots)
+        check = getattr(bot, "check", None)
+        if check is not None:
+            check(g)
+        state = g.new_state(seed=seed)
     except BodogeError as exc:
         _fail(str(exc))
-        raise
-    state = g.new_state(seed=seed)
-    bot_rng = random.Random(state.seed)
+    if record is not None:
+        _check_file_to_write(record, "--record")
+    _read_any_bytes(sys.stdin)
     console.print(
         f"[bold]{g.title['en']} ({g.title['ja']})[/bold], {g.num_players} players, seed {state.seed}."
     )
     console.print(f"You are P{seat}. Type an action (text or number), 'help', 'rules' or 'quit'.\n")
+    try:
+        finished = _play_turns(g, state, seat, bot, game)
+    except KeyboardInterrupt:
+        console.print("\nInterrupted.")
+        _save_record(_record_so_far(state), record)
+        raise typer.Exit(130) from None
+    if not finished:
+        console.print("Stopped." + ("" if record else " (--record FILE keeps a game's record.)"))
+        _save_record(state.to_record(), record)
+        raise typer.Exit(0)
+    scores, winners = state.scores(), state.winners()
+    console.print("Scores: " + ", ".join(f"P{p} {s}" for p, s in enumerate(scores)))
+    console.print("Winner(s): " + (", ".join(f"P{w}" for w in winners) or "nobody"))
+    _save_record(state.to_record(), record)
+
+
+def _read_any_bytes(stream: Any) -> None:
+    """Typed bytes that are not UTF-8 become an illegal action like any other, not a UnicodeDecodeError."""
+    reconfigure: Callable[..., None] | None = getattr(stream, "reconfigure", None)
+    if reconfigure is not None:
+        with contextlib.suppress(ValueError, OSError):  # a stream that cannot change now: leave it
+            reconfigure(errors="surrogateescape")
+
+
+def _play_turns(g: Game, state: State, seat: int, bot: Any, game: str) -> bool:
+    """The game loop: bots move, the person types. True at the end of the game; False on 'quit' or at
+    the end of the input."""
+    bot_rng = random.Random(state.seed)
     seen = 0
     while not state.is_terminal:
         log = state.log(seat)
@@ -155,17 +371,16 @@ def play(
         console.print()
         console.print(state.render(seat), markup=False)
         legal = state.legal_actions()
-        console.print("  ".join(f"[cyan]{a}[/cyan]:{state.action_text(a)}" for a in legal))
+        console.print("  ".join(f"[cyan]{a}[/cyan]:{escape(state.action_text(a))}" for a in legal))
         try:
             answer = input(f"P{seat}> ").strip()
         except EOFError:
-            answer = "quit"
+            console.print()
+            return False
         if answer in ("quit", "exit", "q"):
-            console.print("Stopped." + ("" if record else " (--record FILE keeps a game's record.)"))
-            _save_record(state, record)
-            raise typer.Exit(0)
+            return False
         if answer in ("help", "?", ""):
-            console.print(f"{state.decision()}. Legal actions:")
+            console.print(f"{state.decision()}. Legal actions:", markup=False)
             for a in legal:
                 console.print(f"  {a:>4}  {state.action_text(a)}", markup=False)
             continue
@@ -175,20 +390,39 @@ def play(
         try:
             state.apply(answer, seat=seat)
         except IllegalAction as exc:
-            console.print(f"[red]{exc.reason}[/red]", markup=True)
+            console.print(f"[red]{escape(_printable(exc.reason))}[/red]")
     for event in state.log(seat)[seen:]:
         console.print(f"  · {event_line(event)}", markup=False)
     console.print(state.render(seat), markup=False)
-    scores, winners = state.scores(), state.winners()
-    console.print("Scores: " + ", ".join(f"P{p} {s}" for p, s in enumerate(scores)))
-    console.print("Winner(s): " + (", ".join(f"P{w}" for w in winners) or "nobody"))
-    _save_record(state, record)
+    return True
 
 
-def _save_record(state: Any, path: Path | None) -> None:
-    if path is not None:
-        path.write_text(json.dumps(state.to_record(), ensure_ascii=False, indent=1))
-        console.print(f"Record written to {path}.")
+def _record_so_far(state: State) -> dict[str, Any]:
+    """The record of the actions taken so far, rebuilt by replaying them on a new state: an interrupt
+    may have stopped `apply` halfway, and the record must replay all the same."""
+    fresh = state.game.new_state(seed=state.seed, deck=state.deck)
+    for action in list(state.history):
+        try:
+            fresh.apply(action)
+        except IllegalAction:
+            break
+    return fresh.to_record()
+
+
+def _save_record(record: dict[str, Any], path: Path | None) -> None:
+    if path is None:
+        return
+    text = json.dumps(record, ensure_ascii=False, indent=1) + "\n"
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        text = json.dumps(record, indent=1) + "\n"
+    try:
+        path.write_text(text, encoding="utf-8")
+    except OSError as exc:
+        _error_line(f"the record could not be written to {path}: {exc.strerror or exc}")
+        raise typer.Exit(1) from None
+    console.print(f"Record written to {_shown(path)}.", soft_wrap=True)  # a path is not wrapped
 
 
 @app.command()
@@ -204,10 +438,21 @@ def sim(
         ),
     ] = "random",
     games: Annotated[
-        int, typer.Option(help="Games per variant. With rotation and duplicate deals: games/players deals.")
+        int,
+        typer.Option(
+            callback=_integers(1, MAX_GAMES),
+            help="Games per variant. With rotation and duplicate deals: games/players deals. "
+            f"At most {MAX_GAMES:,} games in all variants together.",
+        ),
     ] = 1000,
-    seed: Annotated[int, typer.Option(help="Seed of the first deal; deal d uses seed + d.")] = 1,
-    jobs: Annotated[int | None, typer.Option(help="Parallel workers (default: the CPU count).")] = None,
+    seed: Annotated[
+        int,
+        typer.Option(callback=_integers(0, MAX_SEED), help="Seed of the first deal; deal d uses seed + d."),
+    ] = 1,
+    jobs: Annotated[
+        int | None,
+        typer.Option(callback=_integers(1, MAX_JOBS), help="Parallel workers (default: the CPU count)."),
+    ] = None,
     backend: Annotated[str, typer.Option(help="pool (processes on this machine) or ray.")] = "pool",
     address: Annotated[
         str | None, typer.Option(help="Ray cluster address for --backend ray (default: a local Ray).")
@@ -234,19 +479,31 @@ def sim(
     plots: Annotated[bool, typer.Option(help="Draw the report's plots (matplotlib).")] = True,
 ) -> None:
     """Play many games between agents in parallel; print win shares, seats, ratings; write a report."""
+    import concurrent.futures.process
+
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 
     from bodoge import arena
+    from bodoge.arena import runner
 
+    # Everything is checked before any work: flags, options of every variant, every agent, the folder.
+    if backend not in ("pool", "ray"):
+        _fail(f"--backend takes pool or ray, not {backend!r}")
+    if address is not None and backend != "ray":
+        _fail("--address is the address of a Ray cluster: it needs --backend ray")
+    if resume and force:
+        _fail("--resume continues the run in --out and --force replaces it: give one of them")
+    if resume and out is None:
+        _fail("--resume needs --out, the folder of the run to continue")
     variant_values: dict[str, list[Any]] = {}
     for item in settings or []:
-        name, eq, value = item.partition("=")
-        if not eq or not name.strip():
-            _fail(f"--set takes name=value, not {item!r}")
-        variant_values[name.strip()] = [parse_text(v.strip()) for v in arena.split_top_level(value)]
+        name, value = _setting(item)
+        if name in variant_values:
+            _fail(f"--set {name} is given twice; give its values once, comma-separated (--set {name}=1,2)")
+        variant_values[name] = [_value(v.strip(), f"--set {name}") for v in arena.split_top_level(value)]
     specs = arena.split_agents(agents)
     if not specs:
-        _fail("--agents needs at least one agent spec")
+        _fail("--agents needs at least one agent spec (e.g. random, heuristic, ismcts)")
     try:
         variants = arena.variants_from_settings(variant_values)
         n = arena.make_game(game, players, variants[0]).num_players
@@ -264,15 +521,16 @@ def sim(
             duplicate=duplicate,
         )
         config.check()
+        if backend == "ray":
+            runner.check_ray()
+        if out is not None:
+            runner.check_out(out)
     except BodogeError as exc:
         _fail(str(exc))
-        raise
-    if resume and out is None:
-        _fail("--resume needs --out, the folder of the run to continue")
-    workers = jobs if jobs is not None else (os.cpu_count() or 1)
+    workers = jobs if jobs is not None else min(os.cpu_count() or 1, MAX_JOBS)
     total = games * len(variants)
     bar = Progress(
-        TextColumn(f"{game} {n}p"),
+        TextColumn(escape(f"{game} {n}p")),
         BarColumn(),
         MofNCompleteColumn(),
         TimeRemainingColumn(),
@@ -284,34 +542,51 @@ def sim(
     first_done: list[int] = []
 
     def on_progress(done: int, all_games: int) -> None:
-        if not first_done:
+        if not first_done:  # the run has passed its checks: show the bar from now on
             first_done.append(done)
+            bar.start()
         bar.update(task, completed=done, total=all_games)
 
     interrupted = False
+    games_file = out / "games.jsonl" if out is not None else None
     try:
-        with bar:
-            records = arena.run(
-                config,
-                out=out,
-                jobs=workers,
-                backend=backend,
-                resume=resume,
-                overwrite=force,
-                address=address,
-                on_progress=on_progress,
-            )
+        records = arena.run(
+            config,
+            out=out,
+            jobs=workers,
+            backend=backend,
+            resume=resume,
+            overwrite=force,
+            address=address,
+            on_progress=on_progress,
+        )
     except KeyboardInterrupt:
+        bar.stop()
         interrupted = True
-        records = arena.load_records(out / "games.jsonl") if out is not None else []
-        records = [r for r in records if r["arena"]["index"] < games]
+        records = _kept_records(games_file, games)
         console.print(
             f"[yellow]Interrupted:[/yellow] {len(records)} of {total} games are finished"
-            + (f" and kept in {out / 'games.jsonl'}; --resume continues the run." if out else ".")
+            + (
+                f" and kept in {_shown(games_file)}; --resume continues the run."
+                if games_file is not None
+                else "."
+            ),
+            soft_wrap=True,
         )
     except BodogeError as exc:
+        bar.stop()
         _fail(str(exc))
-        raise
+    except (OSError, concurrent.futures.process.BrokenProcessPool) as exc:
+        bar.stop()
+        kept = len(_kept_records(games_file, games))
+        why = "a worker process died (killed, or out of memory?)" if not isinstance(exc, OSError) else exc
+        _error_line(
+            f"the run stopped: {why}"
+            + (f"; {kept} finished games are kept in {games_file}, --resume continues" if games_file else "")
+        )
+        raise typer.Exit(1) from None
+    finally:
+        bar.stop()
     elapsed = time.perf_counter() - start
     if not records:
         raise typer.Exit(130 if interrupted else 0)
@@ -326,41 +601,204 @@ def sim(
         )
     if out is not None:
         report = arena.write_report(summary, records, out, plots=plots)
-        console.print(f"records: {out / 'games.jsonl'}; report: {report}")
+        console.print(f"records: {_shown(out / 'games.jsonl')}; report: {_shown(report)}", soft_wrap=True)
     if interrupted:
         raise typer.Exit(130)
+
+
+def _kept_records(path: Path | None, games: int) -> list[dict[str, Any]]:
+    """The finished games in `path` (after an interrupt or a failure), as far as they can be read."""
+    from bodoge import arena
+
+    if path is None:
+        return []
+    try:
+        records = arena.load_records(path)
+    except (BodogeError, OSError):
+        return []
+    return [r for r in records if r["arena"]["index"] < games]
+
+
+def _check_listen(host: str, port: int) -> None:
+    """Refuse now an address the server could not listen on (unknown host, port taken, no permission);
+    the socket is bound the way uvicorn binds it, then closed."""
+    family = socket.AF_INET6 if ":" in host else socket.AF_INET
+    try:
+        with socket.socket(family, socket.SOCK_STREAM) as sock:
+            sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+            sock.bind((host, port))
+    except (
+        OSError,
+        UnicodeError,
+        ValueError,
+        TypeError,
+        OverflowError,
+    ) as exc:  # TypeError: a host that is not text
+        reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
+        _fail(f"cannot listen on --host {host!r} --port {port}: {reason}")
+
+
+def _db_url(db: str, normalize: Callable[[str], str]) -> tuple[Any, str]:
+    """The `--db` URL as the server will use it, and as it may be shown (no password); refused now if
+    it is not a URL, names a database SQLAlchemy does not know, or its driver is not installed."""
+    from sqlalchemy.engine import make_url
+    from sqlalchemy.exc import ArgumentError, NoSuchModuleError
+
+    allowed = "a SQLAlchemy URL such as sqlite:///bodoge.db or postgresql://user:pw@host/bodoge"
+    try:
+        shown = make_url(db).render_as_string(hide_password=True)
+        url = make_url(normalize(db))
+    except (ArgumentError, ValueError, TypeError):
+        _fail(f"--db {db!r} is not a database URL; allowed: {allowed}")
+    try:
+        dialect = url.get_dialect()
+    except NoSuchModuleError:
+        _fail(f"--db {shown}: SQLAlchemy has no database {url.drivername!r}; allowed: {allowed}")
+    try:
+        dialect.import_dbapi()
+    except ImportError as exc:
+        _fail(f"--db {shown}: the driver for {url.drivername} is not installed ({exc})")
+    return url, shown
+
+
+def _check_db(url: Any, shown: str) -> None:
+    """Refuse now a database that cannot be reached or read (reading its schema: a file that is no
+    database fails). SQLite makes a missing file here, as the server would a moment later."""
+    import sqlalchemy
+    from sqlalchemy.exc import SQLAlchemyError
+    from sqlalchemy.pool import NullPool
+
+    try:
+        engine = sqlalchemy.create_engine(url, poolclass=NullPool)
+        try:
+            with engine.connect() as conn:
+                sqlalchemy.inspect(conn).get_table_names()
+        finally:
+            engine.dispose()
+    except SQLAlchemyError as exc:
+        cause = getattr(exc, "orig", None) or exc
+        reason = str(cause).strip().splitlines()[0] if str(cause).strip() else type(cause).__name__
+        _fail(f"--db {shown}: cannot use the database: {reason}")
 
 
 @app.command()
 def serve(
     host: Annotated[str, typer.Option(help="Address to listen on.")] = "127.0.0.1",
-    port: Annotated[int, typer.Option(help="Port to listen on.")] = 8000,
+    port: Annotated[
+        int, typer.Option(callback=_integers(1, 65535), help="Port to listen on (1 to 65535).")
+    ] = 8000,
     db: Annotated[
         str, typer.Option(help="SQLAlchemy database URL, e.g. postgresql://user:pw@localhost/bodoge.")
     ] = "sqlite:///bodoge.db",
     bot_workers: Annotated[
-        int | None, typer.Option(help="Processes that run bots (default: cores, at most 4).")
+        int | None,
+        typer.Option(
+            callback=_integers(1, MAX_BOT_WORKERS),
+            help=f"Processes that run bots (default: cores, at most 4; up to {MAX_BOT_WORKERS}).",
+        ),
     ] = None,
-    bot_time: Annotated[float, typer.Option(help="Seconds a bot may think about one move.")] = 5.0,
+    bot_time: Annotated[
+        float,
+        typer.Option(
+            callback=_seconds(MAX_BOT_TIME, zero_ok=False),
+            help=f"Seconds a bot may think about one move (above 0, up to {MAX_BOT_TIME:g}).",
+        ),
+    ] = 5.0,
     bot_delay: Annotated[
-        float, typer.Option(help="Pause in seconds before each bot move, so people can follow.")
+        float,
+        typer.Option(
+            callback=_seconds(MAX_BOT_DELAY, zero_ok=True),
+            help=f"Pause in seconds before each bot move, so people can follow (0 to {MAX_BOT_DELAY:g}).",
+        ),
     ] = 0.5,
+    max_body: Annotated[
+        int | None, typer.Option(help="Bytes of one request body, 413 beyond (default 65536).")
+    ] = None,
+    create_rate: Annotated[
+        str | None,
+        typer.Option(help="New tables per client address, e.g. 10/minute; 429 beyond (default 30/minute)."),
+    ] = None,
+    open_tables: Annotated[
+        int | None, typer.Option(help="Tables in play made by one client address (default 20).")
+    ] = None,
+    ws_per_address: Annotated[
+        int | None, typer.Option(help="Websockets open at once per client address (default 64).")
+    ] = None,
+    message_rate: Annotated[
+        str | None,
+        typer.Option(help="Messages one websocket may send, e.g. 20/second; closed (1008) beyond."),
+    ] = None,
+    idle_timeout: Annotated[
+        float | None,
+        typer.Option(help="Seconds without a move before a table is abandoned (default 86400)."),
+    ] = None,
+    work_timeout: Annotated[
+        float | None,
+        typer.Option(help="Seconds for setting up, rebuilding or replaying one table (default 20)."),
+    ] = None,
+    allow_origin: Annotated[
+        list[str] | None,
+        typer.Option(help="Another page origin whose websockets are accepted (repeatable; * for any)."),
+    ] = None,
+    forwarded_allow_ips: Annotated[
+        str,
+        typer.Option(help="Proxies whose X-Forwarded-For gives the client address (comma-separated)."),
+    ] = "127.0.0.1",
 ) -> None:
     """Serve the lobby and tables: play in the browser with friends and bots (see docs/protocol.md)."""
+    if not host.strip():
+        _fail("--host is empty; allowed: an address to listen on, such as 127.0.0.1 or 0.0.0.0")
     try:
         from bodoge.server import ServerConfig
         from bodoge.server import serve as run_server
+        from bodoge.server.guard import Limits
+        from bodoge.server.storage import normalize_url
     except ImportError as exc:
         _fail(f"the server needs its extra: pip install 'bodoge[server]' ({exc})")
-        raise
-    config = ServerConfig(db=db, bot_budget=bot_time, bot_delay=bot_delay)
+    url, shown = _db_url(db, normalize_url)
+    _check_listen(host, port)
+    _check_db(url, shown)
+    given: dict[str, Any] = {
+        "max_body": max_body,
+        "create_rate": create_rate,
+        "open_tables": open_tables,
+        "ws_per_address": ws_per_address,
+        "message_rate": message_rate,
+        "idle_timeout": idle_timeout,
+        "work_timeout": work_timeout,
+        "allow_origins": allow_origin,
+    }
+    try:
+        limits = Limits(**{name: value for name, value in given.items() if value is not None})
+    except ValueError as exc:  # its message starts with the field's name: say the flag's
+        name = next(n for n in given if str(exc).startswith(n))
+        flag = "--allow-origin" if name == "allow_origins" else "--" + name.replace("_", "-")
+        _fail(flag + str(exc)[len(name) :])
+    config = ServerConfig(
+        db=db,
+        bot_budget=bot_time,
+        bot_delay=bot_delay,
+        limits=limits,
+        forwarded_allow_ips=forwarded_allow_ips,
+    )
     if bot_workers is not None:
         config.bot_workers = bot_workers
-    console.print(f"bodoge: serving the lobby at http://{host}:{port}/")
-    run_server(host, port, config)
+    where = f"[{host}]" if ":" in host else host
+    console.print(f"bodoge: serving the lobby at http://{escape(_printable(where))}:{port}/")
+    try:
+        run_server(host, port, config)
+    except KeyboardInterrupt:  # uvicorn stops gracefully on Ctrl-C, then raises it again
+        console.print("bodoge: stopped.")
+        raise typer.Exit(130) from None
 
 
 def main() -> None:
+    # Text that cannot be shown (a file name that is not UTF-8) is escaped rather than fatal.
+    for stream in (sys.stdout, sys.stderr):
+        reconfigure = getattr(stream, "reconfigure", None)
+        if reconfigure is not None:
+            with contextlib.suppress(ValueError, OSError):
+                reconfigure(errors="backslashreplace")
     app()
 
 

@@ -38,11 +38,12 @@ The agent sees only its seat's view. Every iteration it
   0.27 ± 0.10 (60 games each on the same deals, fair 0.20); Hangover with 4 players 0.28 ± 0.09
   against 0.26 ± 0.08 (92 games each on the same deals, fair 0.25).
 
-**Budget.** `iterations=N`, `seconds=S`, or both (whichever ends first). The default is 1000
-iterations or 0.9 s, whichever ends first: under one second a move on every game here (on the
-2-core machine Tottarot often reaches 1000 iterations sooner; the other games use the 0.9 s). An
-iteration budget alone is deterministic — the same view and the same `rng` give the same move — and the arena's
-backends then give identical records; a time budget depends on the machine's speed.
+**Budget.** `iterations=N` (at most 1,000,000), `seconds=S` (at most 3600), or both (whichever ends
+first). The default is 1000 iterations or 0.9 s, whichever ends first: under one second a move on
+every game here (on the 2-core machine Tottarot often reaches 1000 iterations sooner; the other games
+use the 0.9 s). An iteration budget alone is deterministic — the same view and the same `rng` give
+the same move — and the arena's backends then give identical records; a time budget depends on the
+machine's speed.
 
 **Bounded horizon** (`horizon=`), for long matches of several rounds:
 - `end`: every simulation runs to the end of the game and is valued by `returns()`;
@@ -97,6 +98,8 @@ DEFAULT_PRIOR = 0.5
 DEFAULT_Z = 1.5
 DEFAULT_OPPONENTS = "heuristic"
 DEFAULT_ROOT = "halving"
+MAX_ITERATIONS = 1_000_000  # per move: about a quarter of an hour at these games' speed
+MAX_SECONDS = 3600.0
 
 
 def cut_value(scores: list[int] | list[float], how: str) -> list[float]:
@@ -150,17 +153,21 @@ class ISMCTSAgent:
         root: str = DEFAULT_ROOT,
     ) -> None:
         if iterations is not None and (
-            isinstance(iterations, bool) or not isinstance(iterations, int) or iterations < 1
+            isinstance(iterations, bool)
+            or not isinstance(iterations, int)
+            or not 1 <= iterations <= MAX_ITERATIONS
         ):
-            raise BadOption("iterations", iterations, "an integer ≥ 1")
+            raise BadOption("iterations", iterations, f"an integer from 1 to {MAX_ITERATIONS}")
         if seconds is not None and (
-            isinstance(seconds, bool) or not isinstance(seconds, int | float) or seconds <= 0
+            isinstance(seconds, bool)
+            or not isinstance(seconds, int | float)
+            or not 0 < seconds <= MAX_SECONDS
         ):
-            raise BadOption("seconds", seconds, "a number of seconds > 0")
+            raise BadOption("seconds", seconds, f"a number of seconds above 0, at most {MAX_SECONDS:g}")
         if iterations is None and seconds is None:
             iterations, seconds = DEFAULT_ITERATIONS, DEFAULT_SECONDS
-        if isinstance(c, bool) or not isinstance(c, int | float) or c < 0:
-            raise BadOption("c", c, "a number ≥ 0")
+        if isinstance(c, bool) or not isinstance(c, int | float) or not 0 <= c < math.inf:
+            raise BadOption("c", c, "a finite number ≥ 0")
         if rollout not in ("auto", "random", "heuristic"):
             raise BadOption("rollout", rollout, "auto, random or heuristic")
         if not (
@@ -176,8 +183,8 @@ class ISMCTSAgent:
             raise BadOption("opponents", opponents, "tree or heuristic")
         if root not in ("puct", "halving"):
             raise BadOption("root", root, "puct or halving")
-        if isinstance(z, bool) or not isinstance(z, int | float) or z < 0:
-            raise BadOption("z", z, "a number of standard errors ≥ 0")
+        if isinstance(z, bool) or not isinstance(z, int | float) or not 0 <= z < math.inf:
+            raise BadOption("z", z, "a finite number of standard errors ≥ 0")
         self.iterations = iterations
         self.seconds = None if seconds is None else float(seconds)
         self.c = float(c)

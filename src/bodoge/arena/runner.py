@@ -31,6 +31,7 @@ from __future__ import annotations
 
 import concurrent.futures as cf
 import importlib
+import importlib.util
 import itertools
 import json
 import math
@@ -51,21 +52,30 @@ from bodoge.agents.base import Agent
 from bodoge.arena.match import play_match
 from bodoge.arena.metrics import game_metrics
 from bodoge.core.game import Game
-from bodoge.errors import BadOption, BodogeError
+from bodoge.errors import BadOption, BadRecord, BodogeError
 
 RUN_FORMAT = "bodoge-sim/1"
 CHUNK_SECONDS = 2.0
 MAX_CHUNK = 64
+# Bounds of a run. Records are kept in memory until the summary (about 10 KB a game), so a run is at
+# most a million games, all variants together; more is several runs with different seeds.
+MAX_GAMES = 1_000_000
+MAX_VARIANTS = 100  # combinations of --set values; each gets its own plots and comparison
+MAX_JOBS = 256  # worker processes (a Ray cluster's CPUs count apart: see _run_ray)
+MAX_SEED = 2**63 - 1  # as bodoge.core.game: records keep a seed as a signed 64-bit integer
 
 
 def make_game(name: str, players: int | None, options: dict[str, Any]) -> Game:
     """A registered game by name, or a game class outside bodoge by its path `module:Class`."""
     if ":" in name:
         module_name, _, class_name = name.partition(":")
+        allowed = "a registered game or module:Class (a bodoge Game class)"
         try:
             cls = getattr(importlib.import_module(module_name), class_name)
-        except (ImportError, AttributeError) as exc:
-            raise BadOption("game", name, "a registered game or module:Class", str(exc)) from None
+        except (ImportError, AttributeError, ValueError, TypeError) as exc:
+            raise BadOption("game", name, allowed, str(exc) or type(exc).__name__) from None
+        if not (isinstance(cls, type) and issubclass(cls, Game)):
+            raise BadOption("game", name, allowed, f"{class_name} is not a Game class")
         game: Game = cls(players, **options)
         return game
     return bodoge.make(name, players, **options)
@@ -85,12 +95,33 @@ class SimConfig:
     duplicate: bool = True
 
     def __post_init__(self) -> None:
+        if not isinstance(self.game, str):
+            raise BadOption("game", self.game, "a game's name")
+        if not _is_int(self.players) or self.players < 1:
+            raise BadOption("players", self.players, "a number of players")
+        if not isinstance(self.agents, list) or not all(isinstance(a, str) for a in self.agents):
+            raise BadOption("agents", self.agents, "a list of agent specs")
         if len(self.agents) != self.players:
             raise BadOption("agents", ",".join(self.agents), f"one agent spec per seat ({self.players})")
-        if self.games < 1:
-            raise BadOption("games", self.games, "an integer ≥ 1")
+        if not _is_int(self.games) or not 1 <= self.games <= MAX_GAMES:
+            raise BadOption("games", self.games, f"an integer from 1 to {MAX_GAMES}")
+        if not _is_int(self.seed) or not 0 <= self.seed <= MAX_SEED:
+            raise BadOption("seed", self.seed, f"an integer from 0 to {MAX_SEED}")
         if not self.variants:
             self.variants = [{}]
+        if not isinstance(self.variants, list) or not all(isinstance(v, dict) for v in self.variants):
+            raise BadOption("variants", self.variants, "a list of option sets (dicts)")
+        if len(self.variants) > MAX_VARIANTS:
+            raise BadOption("variants", len(self.variants), f"at most {MAX_VARIANTS} variants")
+        if self.games * len(self.variants) > MAX_GAMES:
+            raise BadOption(
+                "games",
+                self.games,
+                f"at most {MAX_GAMES} games in all variants together",
+                f"{len(self.variants)} variants of {self.games} games",
+            )
+        if not isinstance(self.rotate, bool) or not isinstance(self.duplicate, bool):
+            raise BadOption("rotate", self.rotate, "rotate and duplicate are true or false")
 
     @property
     def rotations(self) -> int:
@@ -182,8 +213,13 @@ def play_game(config: SimConfig, variant: int, index: int) -> dict[str, Any]:
 
 def play_chunk(config_json: dict[str, Any], jobs: Sequence[tuple[int, int]]) -> list[dict[str, Any]]:
     """Play (variant, index) pairs in a worker; what travels is the configuration and the pairs."""
-    config = SimConfig.from_json(config_json)
-    return [play_game(config, v, i) for v, i in jobs]
+    try:
+        config = SimConfig.from_json(config_json)
+        return [play_game(config, v, i) for v, i in jobs]
+    except BodogeError as exc:
+        # BadOption and IllegalAction take several arguments and do not unpickle in the parent (which
+        # would break the pool); their message travels intact as a plain BodogeError.
+        raise BodogeError(str(exc)) from None
 
 
 def _ignore_sigint(paths: list[str]) -> None:
@@ -270,21 +306,37 @@ def _run_pool(config: SimConfig, todo: list[tuple[int, int]], jobs: int) -> Iter
                     process.terminate()
 
 
-def _run_ray(
-    config: SimConfig, todo: list[tuple[int, int]], jobs: int, address: str | None
-) -> Iterator[list[dict[str, Any]]]:
+def check_ray() -> None:
+    """BodogeError now if Ray is not installed, before a run writes anything."""
+    if importlib.util.find_spec("ray") is None:
+        raise BodogeError("--backend ray needs Ray: pip install 'bodoge[ray]'")
+
+
+def _start_ray(jobs: int, address: str | None) -> bool:
+    """Start (or join) Ray; True if this call started it (so the run shuts it down again)."""
+    check_ray()
+    import ray
+
+    if ray.is_initialized():
+        return False
+    env = {"env_vars": {"PYTHONPATH": os.pathsep.join(p for p in sys.path if p)}}
     try:
-        import ray
-    except ImportError:
-        raise BodogeError("--backend ray needs Ray: pip install 'bodoge[ray]'") from None
-    started_here = False
-    if not ray.is_initialized():
-        env = {"env_vars": {"PYTHONPATH": os.pathsep.join(p for p in sys.path if p)}}
         if address:
             ray.init(address=address, runtime_env=env, log_to_driver=False)
         else:
             ray.init(num_cpus=jobs, runtime_env=env, include_dashboard=False, log_to_driver=False)
-        started_here = True
+    # Ray raises ConnectionError, RuntimeError or ValueError (among others) for a cluster it cannot reach.
+    except Exception as exc:
+        where = f" at {address}" if address else ""
+        raise BodogeError(f"Ray could not start{where}: {exc}") from None
+    return True
+
+
+def _run_ray(
+    config: SimConfig, todo: list[tuple[int, int]], jobs: int, address: str | None
+) -> Iterator[list[dict[str, Any]]]:
+    import ray
+
     remote = ray.remote(play_chunk)
     workers = jobs if not address else max(jobs, int(ray.cluster_resources().get("CPU", jobs)))
     chunker = _Chunker(todo, workers)
@@ -308,38 +360,140 @@ def _run_ray(
     finally:
         for ref in pending:
             ray.cancel(ref, force=True)
-        if started_here:
-            ray.shutdown()
 
 
 # -- files ----------------------------------------------------------------------------------------
 
 
-def load_records(path: Path, repair: bool = False) -> list[dict[str, Any]]:
-    """The records of a games.jsonl; a broken last line (a run killed mid-write) is dropped, and with
-    `repair` cut from the file too. Repeated games keep their first record."""
-    if not path.exists():
-        return []
+def check_out(out: Path) -> None:
+    """BadOption unless `out` is a folder, or can be made one, that this process may write in."""
+    try:
+        problem = _out_problem(out)
+    except (OSError, ValueError) as exc:  # a name too long, a NUL in it
+        problem = str(exc)
+    if problem:
+        raise BadOption("out", str(out), "a folder, new or existing, that can be written", problem)
+
+
+def _out_problem(out: Path) -> str:
+    if out.exists():
+        if not out.is_dir():
+            return "it is a file, not a folder"
+        if not os.access(out, os.W_OK | os.X_OK):
+            return "it is not writable"
+        return ""
+    ancestor = out.parent
+    while not ancestor.exists() and ancestor != ancestor.parent:
+        ancestor = ancestor.parent
+    if not ancestor.is_dir():
+        return f"{ancestor} is a file, not a folder"
+    if not os.access(ancestor, os.W_OK | os.X_OK):
+        return f"no folder can be made in {ancestor}"
+    return ""
+
+
+def _is_int(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _read_records(path: Path) -> tuple[list[dict[str, Any]], int]:
+    """The records of a games.jsonl and the length in bytes of its good part. A bad last line (a run
+    killed mid-write) is left out; a bad line with more after it is a BadRecord: the file is not a
+    run's games.jsonl, or it was changed, and nothing of it may be dropped silently."""
     records: list[dict[str, Any]] = []
+    if not path.exists():
+        return records, 0
     seen: set[tuple[int, int]] = set()
     good_bytes = 0
+    bad: str | None = None
     with path.open("rb") as f:
-        for raw in f:
+        for number, raw in enumerate(f, 1):
+            if bad is not None:
+                raise BadRecord(
+                    f"{path}: line {number - 1} is not a game record ({bad}), and more lines follow it; "
+                    "it is not the games.jsonl of a bodoge sim run, or it was edited"
+                )
             try:
                 record = json.loads(raw)
                 key = (record["arena"]["variant"], record["arena"]["index"])
-            except (ValueError, KeyError, TypeError):
-                break
+                if not (_is_int(key[0]) and _is_int(key[1])):
+                    raise TypeError("its variant and index are not integers")
+            except (ValueError, KeyError, TypeError, RecursionError) as exc:
+                bad = f"{type(exc).__name__}: {exc}"
+                continue
             if not raw.endswith(b"\n"):
-                break
+                bad = "it is not finished"
+                continue
             good_bytes += len(raw)
             if key not in seen:
                 seen.add(key)
                 records.append(record)
-    if repair and good_bytes < path.stat().st_size:
+    return records, good_bytes
+
+
+def load_records(path: Path, repair: bool = False) -> list[dict[str, Any]]:
+    """The records of a games.jsonl; a broken last line (a run killed mid-write) is dropped, and with
+    `repair` cut from the file too. Repeated games keep their first record. A broken line in the middle
+    is a BadRecord (the file is not a run's, or was edited)."""
+    records, good_bytes = _read_records(path)
+    if repair and path.exists() and good_bytes < path.stat().st_size:
         with path.open("r+b") as f:
             f.truncate(good_bytes)
     return records
+
+
+def _read_run(out: Path) -> SimConfig:
+    """The configuration of the run in `out` (its run.json); BadOption if there is none to read."""
+    allowed = f"a folder written by bodoge sim (its run.json of format {RUN_FORMAT!r})"
+    try:
+        data = json.loads((out / "run.json").read_text(encoding="utf-8"))
+    except (OSError, ValueError, RecursionError) as exc:
+        raise BadOption("resume", str(out), allowed, f"its run.json cannot be read: {exc}") from None
+    if not isinstance(data, dict) or data.get("format") != RUN_FORMAT:
+        raise BadOption("resume", str(out), allowed, "its run.json is not one")
+    try:
+        return SimConfig.from_json(data)
+    except (BodogeError, TypeError, ValueError) as exc:
+        raise BadOption("resume", str(out), allowed, f"its run.json is not a run's settings: {exc}") from None
+
+
+def _check_resumed(records: list[dict[str, Any]], config: SimConfig, game: Game, out: Path) -> None:
+    """BadOption if a record read back is not a game of this run (as `play_game` writes it)."""
+    n = config.players
+    for r in records:
+        a = r["arena"]
+        v, i = a["variant"], a["index"]
+        problem = ""
+        if not (0 <= v < len(config.variants) and i >= 0):
+            problem = "its variant or index is not one of this run's"
+        else:
+            deal, rotation = config.deal_of(i)
+            result = r.get("result")
+            if r.get("game") != game.name or r.get("seed") != config.seed + deal:
+                problem = "its game or seed differs"
+            elif (a.get("deal"), a.get("rotation"), a.get("agents")) != (
+                deal,
+                rotation,
+                config.lineup(rotation),
+            ):
+                problem = "its deal, rotation or agents differ"
+            elif not (
+                isinstance(a.get("returns"), list)
+                and len(a["returns"]) == n
+                and isinstance(result, dict)
+                and isinstance(result.get("scores"), list)
+                and len(result["scores"]) == n
+                and _is_int(a.get("length"))
+                and isinstance(a.get("metrics", {}), dict)
+            ):
+                problem = "its result is not a finished game's"
+        if problem:
+            raise BadOption(
+                "resume",
+                str(out),
+                "a folder whose games.jsonl holds games of this run",
+                f"the record of variant {v}, game {i}: {problem}",
+            )
 
 
 def _config_differences(old: SimConfig, new: SimConfig) -> list[str]:
@@ -362,67 +516,99 @@ def run(
     With `out`, records are appended to `out/games.jsonl` as they finish. An existing run there is
     continued with `resume` (its settings must match, except that `games` may grow), replaced with
     `overwrite`, and refused otherwise. `on_progress(done, total)` is called after every chunk.
+    Everything is checked before anything is written or played: a BadOption (or BadRecord) leaves
+    `out` as it was.
     """
     if backend not in ("pool", "ray"):
         raise BadOption("backend", backend, "pool or ray")
-    if jobs < 1:
-        raise BadOption("jobs", jobs, "an integer ≥ 1")
-    config.check()
+    if not _is_int(jobs) or not 1 <= jobs <= MAX_JOBS:
+        raise BadOption("jobs", jobs, f"an integer from 1 to {MAX_JOBS}")
+    made = config.check()
+    if backend == "ray":
+        check_ray()
     records: list[dict[str, Any]] = []
-    sink = None
+    good_bytes: int | None = None  # of a games.jsonl read back
     if out is not None:
-        out.mkdir(parents=True, exist_ok=True)
+        check_out(out)
         games_path, run_path = out / "games.jsonl", out / "run.json"
         if run_path.exists() and not overwrite:
             if not resume:
                 raise BadOption(
                     "out", str(out), "a new folder, --resume to continue the run in it, or --force"
                 )
-            old = SimConfig.from_json(json.loads(run_path.read_text()))
-            diff = _config_differences(old, config)
+            diff = _config_differences(_read_run(out), config)
             if diff:
                 raise BadOption("resume", str(out), "the same settings as the run there", "; ".join(diff))
-            records = load_records(games_path, repair=True)
-        elif overwrite:
-            games_path.unlink(missing_ok=True)
-        run_path.write_text(json.dumps(config.to_json(), indent=1) + "\n")
-        sink = games_path.open("a")
-    done = {(r["arena"]["variant"], r["arena"]["index"]) for r in records}
-    records = [r for r in records if r["arena"]["index"] < config.games]
-    todo = [(v, i) for v in range(len(config.variants)) for i in range(config.games) if (v, i) not in done]
-    total = len(config.variants) * config.games
-    finished = total - len(todo)
-    if on_progress:
-        on_progress(finished, total)
-    if jobs == 1 and backend == "pool":
-        batches = _run_serial(config, todo)
-    elif backend == "pool":
-        batches = _run_pool(config, todo, jobs)
-    else:
-        batches = _run_ray(config, todo, jobs, address)
+            records, good_bytes = _read_records(games_path)
+            _check_resumed(records, config, made[0], out)
+        elif games_path.exists() and not overwrite:
+            raise BadOption(
+                "out",
+                str(out),
+                "a new folder, the folder of a bodoge sim run, or --force to replace what is there",
+                "it holds a games.jsonl but no run.json",
+            )
+    started_ray = _start_ray(jobs, address) if backend == "ray" else False
+    sink = None
     try:
-        for batch in batches:
-            for record in batch:
-                records.append(record)
+        if out is not None:
+            out.mkdir(parents=True, exist_ok=True)
+            if good_bytes is not None:
+                if games_path.exists() and good_bytes < games_path.stat().st_size:
+                    with games_path.open("r+b") as f:  # the half-written last line of a killed run
+                        f.truncate(good_bytes)
+            elif overwrite:
+                games_path.unlink(missing_ok=True)
+            run_path.write_text(json.dumps(config.to_json(), indent=1) + "\n")
+            sink = games_path.open("a")
+        done = {(r["arena"]["variant"], r["arena"]["index"]) for r in records}
+        records = [r for r in records if r["arena"]["index"] < config.games]
+        todo = [
+            (v, i) for v in range(len(config.variants)) for i in range(config.games) if (v, i) not in done
+        ]
+        total = len(config.variants) * config.games
+        finished = total - len(todo)
+        if on_progress:
+            on_progress(finished, total)
+        if jobs == 1 and backend == "pool":
+            batches = _run_serial(config, todo)
+        elif backend == "pool":
+            batches = _run_pool(config, todo, jobs)
+        else:
+            batches = _run_ray(config, todo, jobs, address)
+        try:
+            for batch in batches:
+                for record in batch:
+                    records.append(record)
+                    if sink is not None:
+                        sink.write(json.dumps(record, separators=(",", ":")) + "\n")
                 if sink is not None:
-                    sink.write(json.dumps(record, separators=(",", ":")) + "\n")
-            if sink is not None:
-                sink.flush()
-            finished += len(batch)
-            if on_progress:
-                on_progress(finished, total)
+                    sink.flush()
+                finished += len(batch)
+                if on_progress:
+                    on_progress(finished, total)
+        finally:
+            close = getattr(batches, "close", None)
+            if close is not None:
+                close()
     finally:
-        close = getattr(batches, "close", None)
-        if close is not None:
-            close()
         if sink is not None:
             sink.close()
+        if started_ray:
+            import ray
+
+            ray.shutdown()
     records.sort(key=lambda r: (r["arena"]["variant"], r["arena"]["index"]))
     return records
 
 
 def variants_from_settings(settings: dict[str, list[Any]]) -> list[dict[str, Any]]:
-    """Every combination of the option values given (one variant for single values)."""
+    """Every combination of the option values given (one variant for single values); BadOption for
+    more than MAX_VARIANTS combinations, before any is made."""
+    count = math.prod(len(values) for values in settings.values())
+    if count > MAX_VARIANTS:
+        sizes = " × ".join(str(len(values)) for values in settings.values())
+        raise BadOption("set", f"{count} combinations ({sizes})", f"at most {MAX_VARIANTS} variants in a run")
     names = list(settings)
     return [dict(zip(names, values, strict=True)) for values in itertools.product(*settings.values())]
 

@@ -55,18 +55,24 @@ class Limits:
         for name in ("create_rate", "message_rate"):
             try:
                 limits.parse(getattr(self, name))
-            except ValueError:
+            except (ValueError, TypeError):
                 raise ValueError(
                     f"{name}: {getattr(self, name)!r} is not a rate such as '30/minute' "
                     "(a count per second, minute, hour or day)"
                 ) from None
-        for name in ("max_body", "open_tables", "ws_per_address"):
-            if not 1 <= getattr(self, name) <= 2**31:
-                raise ValueError(f"{name} is an integer from 1 to {2**31}")
+        for name, most in (("max_body", 2**24), ("open_tables", 10**5), ("ws_per_address", 10**5)):
+            value = getattr(self, name)
+            if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= most:
+                raise ValueError(f"{name} is an integer from 1 to {most}")
         for name in ("idle_timeout", "work_timeout"):
             value = getattr(self, name)
-            if not (math.isfinite(value) and 0 < value <= 10**9):
-                raise ValueError(f"{name} is a number of seconds above 0 (at most 10**9)")
+            if not (isinstance(value, int | float) and math.isfinite(value) and 0 < value <= 10**9):
+                raise ValueError(f"{name} is a number of seconds above 0, at most {10**9}")
+        for origin in self.allow_origins:
+            if origin != "*" and not origin.startswith(("http://", "https://")):
+                raise ValueError(
+                    f"allow_origins: {origin!r} is not an origin such as https://play.example.org, or *"
+                )
 
 
 # -- input ----------------------------------------------------------------------------------------

@@ -147,14 +147,17 @@ class TableRuntime:
 
     async def view_messages(self, seats: set[int | None]) -> State:
         """Make ready the `view` messages of these seats at the current move, and return the state
-        they show. Built in a worker thread: a view carries the game's whole log, which in a long
-        game at large options runs to megabytes, and the event loop must not stall on it."""
+        they show. A view carries the game's whole log, which in a long game at large options runs
+        to megabytes: past VIEW_ON_LOOP_EVENTS events (about 1.5 ms a view) they are built in a
+        worker thread, so that the event loop never stalls on them. Smaller ones are built here:
+        a thread's hand-off would cost more than they do (a third of the actions per second in
+        bench/load.py)."""
         state = self.state
         if self._views_of is not state:
             self._views, self._views_of = {}, state
         missing = [seat for seat in seats if seat not in self._views]
         if missing:
-            texts = await asyncio.to_thread(_view_texts, self.id, state, missing)
+            texts = await _off_loop_if_long(state, _view_texts, self.id, state, missing)
             if self._views_of is state:
                 self._views.update(texts)
         return state
@@ -307,7 +310,7 @@ class TableRuntime:
                 if failures:
                     action = random.SystemRandom().choice(self.state.legal_actions())
                 else:
-                    view = await asyncio.to_thread(self.state.view, seat)
+                    view = await _off_loop_if_long(self.state, self.state.view, seat)
                     move = await manager.bots.act(
                         self.row.game, self.row.players, self.row.options, spec, view
                     )
@@ -607,6 +610,16 @@ class TableManager:
             else:
                 out.append(table_summary(row, row.moves, None, set()))
         return out
+
+
+VIEW_ON_LOOP_EVENTS = 1000  # log events up to which a view is built on the event loop
+
+
+async def _off_loop_if_long(state: State, fn: Callable[..., T], *args: Any) -> T:
+    """`fn(*args)`, which builds views of `state`: in a worker thread once its log is long."""
+    if len(state.events) <= VIEW_ON_LOOP_EVENTS:
+        return fn(*args)
+    return await asyncio.to_thread(fn, *args)
 
 
 def _view_texts(table_id: str, state: State, seats: list[int | None]) -> dict[int | None, str]:
