@@ -19,6 +19,7 @@ import multiprocessing.connection
 import random
 import secrets
 import signal
+import threading
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -40,7 +41,8 @@ def _worker_main(conn: multiprocessing.connection.Connection, preload: Sequence[
     from bodoge.core.registry import games as game_names
 
     # Ctrl-C at the terminal reaches the whole process group: the server stops its workers itself,
-    # so a worker ignores it rather than die with a traceback of its own.
+    # so a worker ignores it rather than die with a traceback of its own (BotPool._spawn starts it
+    # ignoring it already where it can).
     signal.signal(signal.SIGINT, signal.SIG_IGN)
 
     for module in preload:
@@ -120,7 +122,7 @@ class BotPool:
         assert self._idle is not None
         delay = 1.0
         while not self.closing:
-            worker = await asyncio.to_thread(self._spawn)
+            worker = self._spawn()  # on the loop's thread: see _spawn
             ready = await asyncio.to_thread(_wait_ready, worker, 300.0)
             if ready and not self.closing:
                 self._idle.put_nowait(worker)
@@ -133,7 +135,17 @@ class BotPool:
             delay = min(delay * 2, 60.0)
 
     def _spawn(self) -> _Worker:
-        worker = _Worker(self._ctx, self.preload)
+        """Start a worker that ignores Ctrl-C from its first instruction: an ignored SIGINT passes
+        to the processes a process starts, and Python leaves it so, whereas a worker that had
+        to ignore it itself could still die of a Ctrl-C (with a traceback) while importing. The
+        server ignores SIGINT only for the moment of the spawn (a few milliseconds)."""
+        ignoring = threading.current_thread() is threading.main_thread()  # else signals are not ours
+        previous = signal.signal(signal.SIGINT, signal.SIG_IGN) if ignoring else None
+        try:
+            worker = _Worker(self._ctx, self.preload)
+        finally:
+            if ignoring:
+                signal.signal(signal.SIGINT, previous)
         self._all.append(worker)
         return worker
 
