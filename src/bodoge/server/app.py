@@ -54,6 +54,7 @@ STATIC = Path(__file__).parent / "static"
 MAX_MESSAGE = 4096  # bytes of one client message; anything longer is refused unread
 WS_MAX_SIZE = 65536  # frames beyond this are closed by the websocket layer itself
 HELLO_TIMEOUT = 20.0
+CLOSE_TIMEOUT = 10.0  # seconds a client closed for its behaviour has to take the close, then dropped
 
 
 def default_workers() -> int:
@@ -420,6 +421,11 @@ async def play_socket(
                 conn.push("error", _error("malformed", "hello is only the first message"))
             else:
                 conn.push("error", _error("malformed", f"unknown message type {kind[:40]!r}"))
+            if conn.backlogged:
+                # Messages that came in one burst are read without a pause: let the sender send
+                # their answers before reading on, so that only a client that really does not read
+                # fills its queue (and is closed, 1008).
+                await asyncio.sleep(0)
     except WebSocketDisconnect:
         pass
     finally:
@@ -427,8 +433,7 @@ async def play_socket(
         sender.cancel()
         with contextlib.suppress(BaseException):
             await sender
-        with contextlib.suppress(Exception):
-            await websocket.close(conn.close_code, conn.close_reason)
+        await _close(websocket, conn)
 
 
 async def _action(runtime: TableRuntime, conn: Connection, message: dict[str, Any]) -> None:
@@ -454,6 +459,25 @@ def _echo(value: Any) -> Any:
     return value if isinstance(value, int) and not isinstance(value, bool) and abs(value) < 2**31 else None
 
 
+async def _close(websocket: WebSocket, conn: Connection) -> None:
+    """Close with the connection's code. A connection closed for its behaviour (1008: a flood, or
+    reading nothing) gets CLOSE_TIMEOUT to take the close, then its TCP connection is dropped."""
+    if conn.close_code == 1008:
+        asyncio.get_running_loop().call_later(CLOSE_TIMEOUT, _drop, websocket)
+    with contextlib.suppress(Exception):  # already closed
+        await asyncio.wait_for(websocket.close(conn.close_code, conn.close_reason), CLOSE_TIMEOUT)
+
+
+def _drop(websocket: WebSocket) -> None:
+    """Drop the TCP connection at once. uvicorn's protocols only ever close gracefully, flushing what
+    is queued first, and a client that reads nothing would hold that (and the server's buffers) open
+    for ever; the app's `send` is a method of the protocol object, which holds the transport."""
+    protocol = getattr(getattr(websocket, "_send", None), "__self__", None)
+    transport = getattr(protocol, "transport", None)
+    if transport is not None:  # closing gracefully or not, drop it (a no-op once it is gone)
+        transport.abort()
+
+
 async def _send_loop(websocket: WebSocket, conn: Connection) -> None:
     try:
         while True:
@@ -463,7 +487,7 @@ async def _send_loop(websocket: WebSocket, conn: Connection) -> None:
                 _kind, text = conn.outbox.popleft()
                 await websocket.send_text(text)
             if conn.closed:
-                await websocket.close(conn.close_code, conn.close_reason)
+                await _close(websocket, conn)
                 return
     except Exception:
         conn.closed = True

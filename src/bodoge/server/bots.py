@@ -122,7 +122,13 @@ class BotPool:
         assert self._idle is not None
         delay = 1.0
         while not self.closing:
-            worker = self._spawn()  # on the loop's thread: see _spawn
+            try:
+                worker = self._spawn()  # on the loop's thread: see _spawn
+            except Exception:
+                log.exception("a bot worker could not be started; trying again in %g s", delay)
+                await asyncio.sleep(delay)
+                delay = min(delay * 2, 60.0)
+                continue
             ready = await asyncio.to_thread(_wait_ready, worker, 300.0)
             if ready and not self.closing:
                 self._idle.put_nowait(worker)

@@ -87,6 +87,10 @@ class Connection:
     close_reason: str = ""
     id: str = field(default_factory=lambda: secrets.token_hex(8))
 
+    @property
+    def backlogged(self) -> bool:
+        return len(self.outbox) >= MAX_OUTBOX // 2
+
     def push(self, kind: str, text: str) -> None:
         if self.closed:
             return
