@@ -27,6 +27,7 @@ from bodoge.core.registry import games as game_names
 from bodoge.errors import BodogeError
 from bodoge.server.bots import BotPool
 from bodoge.server.guard import (
+    AbortHandle,
     AddressLimits,
     BadInput,
     BodyLimit,
@@ -154,6 +155,7 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
     # Outermost first: every answer carries the security headers, even a 413.
     app.add_middleware(BodyLimit, limit=config.limits.max_body)
     app.add_middleware(SecurityHeaders, docs_path="/api/docs")
+    app.add_middleware(AbortHandle)  # outermost: it must see the server's own `send`
 
     def manager_of(request: Request | WebSocket) -> TableManager:
         manager: TableManager = request.app.state.manager
@@ -469,13 +471,10 @@ async def _close(websocket: WebSocket, conn: Connection) -> None:
 
 
 def _drop(websocket: WebSocket) -> None:
-    """Drop the TCP connection at once. uvicorn's protocols only ever close gracefully, flushing what
-    is queued first, and a client that reads nothing would hold that (and the server's buffers) open
-    for ever; the app's `send` is a method of the protocol object, which holds the transport."""
-    protocol = getattr(getattr(websocket, "_send", None), "__self__", None)
-    transport = getattr(protocol, "transport", None)
-    if transport is not None:  # closing gracefully or not, drop it (a no-op once it is gone)
-        transport.abort()
+    """Drop the TCP connection at once, gracefully closed or not (a no-op once it is gone)."""
+    abort = websocket.scope.get("bodoge.abort")
+    if abort is not None:
+        abort()
 
 
 async def _send_loop(websocket: WebSocket, conn: Connection) -> None:

@@ -235,6 +235,25 @@ class SecurityHeaders:
         await self.app(scope, receive, send_with_headers)
 
 
+class AbortHandle:
+    """Gives a websocket's handler a way to drop its TCP connection at once: `scope["bodoge.abort"]`.
+
+    uvicorn's websocket protocols only ever close gracefully, flushing what is queued first; a
+    client that reads nothing would hold that (and the server's buffers) open for ever. The server's
+    own `send` (before any middleware wraps it) is a method of the protocol object, which holds the
+    transport. Where there is none (another server, the test client), the key is absent."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] == "websocket":
+            transport = getattr(getattr(send, "__self__", None), "transport", None)
+            if transport is not None:
+                scope["bodoge.abort"] = transport.abort
+        await self.app(scope, receive, send)
+
+
 # -- per client address ---------------------------------------------------------------------------
 
 
