@@ -229,6 +229,11 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
                 )
         except TooMany as exc:
             raise HTTPException(429, exc.message, headers={"Retry-After": str(exc.retry_after)}) from None
+        # JSON only: a form or text/plain body is a "simple" cross-site request that a page of another
+        # site could send from its visitors' browsers; application/json needs the browser's preflight.
+        media = request.headers.get("content-type", "").split(";")[0].strip().lower()
+        if media != "application/json":
+            raise HTTPException(415, "a table is made with a JSON body (Content-Type: application/json)")
         # The body is read here, not by FastAPI: its JSON must pass the strict reader first.
         try:
             body = CreateTableIn.model_validate(parse_json(await request.body()))

@@ -17,6 +17,7 @@ import logging
 import random
 import secrets
 import time
+import unicodedata
 from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -37,6 +38,7 @@ T = TypeVar("T")
 log = logging.getLogger("bodoge.server")
 
 MAX_NAME = 40
+JOINERS = "\u200c\u200d"  # zero-width (non-)joiners: format characters that emoji and scripts need
 
 
 def dumps(message: Any) -> str:
@@ -649,6 +651,12 @@ def _set_up(
         name = seat.get("name")
         if name is not None and (not isinstance(name, str) or len(name) > MAX_NAME):
             raise ValueError(f"seat {i}: a name is a text of at most {MAX_NAME} characters")
+        if name is not None and any(
+            unicodedata.category(ch) in ("Cc", "Cf") and ch not in JOINERS for ch in name
+        ):
+            # Control and format characters (line breaks, right-to-left overrides) would let a name
+            # pass for another or rearrange the text around it wherever it is shown.
+            raise ValueError(f"seat {i}: a name has no control or formatting characters")
         name = (name or "").strip()
         if kind == "human":
             clean.append({"kind": "human", "name": name or f"P{i}"})
