@@ -107,12 +107,16 @@ def test_play_a_full_game_in_the_browser(browser: Any, live: ProcessServer, game
 
 
 def test_lobby_lists_tables_and_speaks_japanese(browser: Any, live: ProcessServer) -> None:
+    game = real_games()[0]
+    players, options = short_options(game)
+    with httpx.Client(base_url=live.url, timeout=30) as http:  # a table of its own to list
+        create_table(http, game, [{"kind": "human"}] * players, **options)
     page, errors = new_page(browser)
     page.goto(live.url + "/")
     page.wait_for_selector("#game option", state="attached")
     page.click("[data-lang='ja']")
     assert page.inner_text("#create") == "卓を作る"
-    page.wait_for_selector(".table-item")  # the tables the other tests made
+    page.wait_for_selector(".table-item")
     page.click("[data-lang='en']")
     assert page.inner_text("#create") == "Create table"
     assert page.locator(".game-rules").count() == len(real_games())
