@@ -706,6 +706,11 @@ def test_a_client_sending_faster_than_the_message_rate_is_closed_1008(tmp_path: 
             assert again.recv_until("pong", timeout=10)["seq"] == 0
 
 
+def seat_1_connected(message: dict[str, Any]) -> bool | None:
+    """Whether a `table` message shows seat 1 connected (None for other messages)."""
+    return message["table"]["seats"][1]["connected"] if message["type"] == "table" else None
+
+
 def test_a_client_that_never_reads_and_keeps_sending_is_closed_1008(tmp_path: Path) -> None:
     """Answers pile up for a client that sends but does not read (its TCP window is tiny); it is
     closed with 1008 once too many wait. The message rate is set high here, so that it is not what
@@ -713,9 +718,6 @@ def test_a_client_that_never_reads_and_keeps_sending_is_closed_1008(tmp_path: Pa
     with live(tmp_path, message_rate="1000000/second") as server, server.http() as http:
         created = create_table(http, TOY, [HUMAN, HUMAN])
         table_id, token = created["id"], created["seats"][1]["token"]
-
-        def seat_1_connected(message: dict[str, Any]) -> bool | None:
-            return message["table"]["seats"][1]["connected"] if message["type"] == "table" else None
 
         with Player(server.ws_url, table_id, None) as watcher, small_window_socket(server, table_id) as ws:
             ws.send(json.dumps({"type": "hello", "token": token}))
@@ -763,9 +765,6 @@ def test_a_client_that_never_takes_its_close_is_dropped(tmp_path: Path) -> None:
     with live(tmp_path, message_rate="1000000/second") as server, server.http() as http:
         created = create_table(http, TOY, [HUMAN, HUMAN])
         table_id, token = created["id"], created["seats"][1]["token"]
-
-        def seat_1_connected(message: dict[str, Any]) -> bool | None:
-            return message["table"]["seats"][1]["connected"] if message["type"] == "table" else None
 
         with Player(server.ws_url, table_id, None) as watcher, raw_websocket(server, table_id) as sock:
             sock.sendall(masked_frame(json.dumps({"type": "hello", "token": token})))

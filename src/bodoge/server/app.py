@@ -391,7 +391,7 @@ async def play_socket(
         return
     token = hello.get("token")
     seat = runtime.seat_of(token if isinstance(token, str) else None)
-    conn = Connection(seat, client_address(websocket))
+    conn = Connection(seat)
     if token and seat is None:
         conn.push("error", _error("bad_token", "that token opens no seat here; you are a spectator"))
     conn.push(

@@ -81,7 +81,6 @@ class Connection:
     """
 
     seat: int | None
-    address: str = ""
     outbox: deque[tuple[str, str]] = field(default_factory=deque)  # (kind, json text)
     wake: asyncio.Event = field(default_factory=asyncio.Event)
     closed: bool = False
