@@ -30,8 +30,8 @@ from rich.table import Table
 
 import bodoge
 from bodoge import agents as agent_registry
-from bodoge.arena.runner import MAX_GAMES, MAX_JOBS, MAX_SEED
-from bodoge.core.game import Game, State
+from bodoge.arena.runner import MAX_GAMES, MAX_JOBS
+from bodoge.core.game import MAX_SEED, Game, State
 from bodoge.core.options import parse_text
 from bodoge.core.registry import game_class
 from bodoge.core.registry import games as game_names

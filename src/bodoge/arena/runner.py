@@ -51,7 +51,7 @@ from bodoge import agents as agent_registry
 from bodoge.agents.base import Agent
 from bodoge.arena.match import play_match
 from bodoge.arena.metrics import game_metrics
-from bodoge.core.game import Game
+from bodoge.core.game import MAX_SEED, Game
 from bodoge.errors import BadOption, BadRecord, BodogeError
 
 RUN_FORMAT = "bodoge-sim/1"
@@ -62,7 +62,6 @@ MAX_CHUNK = 64
 MAX_GAMES = 1_000_000
 MAX_VARIANTS = 100  # combinations of --set values; each gets its own plots and comparison
 MAX_JOBS = 256  # worker processes (a Ray cluster's CPUs count apart: see _run_ray)
-MAX_SEED = 2**63 - 1  # as bodoge.core.game: records keep a seed as a signed 64-bit integer
 
 
 def make_game(name: str, players: int | None, options: dict[str, Any]) -> Game:

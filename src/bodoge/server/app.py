@@ -20,6 +20,7 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, JSONResponse
 from fastapi.staticfiles import StaticFiles
 from pydantic import BaseModel, Field, ValidationError
+from starlette.websockets import WebSocketState
 
 from bodoge import agents
 from bodoge.core.registry import game_class
@@ -152,10 +153,11 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
     app = FastAPI(title="bodoge", lifespan=lifespan, docs_url="/api/docs", redoc_url=None)
     app.state.config = config
     guard = AddressLimits(config.limits)
-    # Outermost first: every answer carries the security headers, even a 413.
+    # Each middleware added wraps the ones before it: the security headers go on every answer, a 413
+    # too, and AbortHandle, outermost, sees the server's own `send`.
     app.add_middleware(BodyLimit, limit=config.limits.max_body)
     app.add_middleware(SecurityHeaders, docs_path="/api/docs")
-    app.add_middleware(AbortHandle)  # outermost: it must see the server's own `send`
+    app.add_middleware(AbortHandle)
 
     def manager_of(request: Request | WebSocket) -> TableManager:
         manager: TableManager = request.app.state.manager
@@ -412,7 +414,6 @@ async def play_socket(
         while not conn.closed:
             text = await _receive_text(websocket)
             if not guard.hit_message(conn.id):
-                conn.outbox.clear()
                 conn.close(1008, f"more than {guard.config.message_rate} messages")
                 break
             message, problem = _parse(text)
@@ -467,8 +468,11 @@ def _echo(value: Any) -> Any:
 
 
 async def _close(websocket: WebSocket, conn: Connection) -> None:
-    """Close with the connection's code. A connection closed for its behaviour (1008: a flood, or
-    reading nothing) gets CLOSE_TIMEOUT to take the close, then its TCP connection is dropped."""
+    """Close with the connection's code (once: the sender and the reader both end with this). A
+    connection closed for its behaviour (1008: a flood, or reading nothing) gets CLOSE_TIMEOUT to
+    take the close, then its TCP connection is dropped."""
+    if websocket.application_state == WebSocketState.DISCONNECTED:
+        return
     if conn.close_code == 1008:
         asyncio.get_running_loop().call_later(CLOSE_TIMEOUT, _drop, websocket)
     with contextlib.suppress(Exception):  # already closed

@@ -174,7 +174,8 @@ class BotPool:
             raise ValueError("the view asks this seat for no decision")
         task = (game, players, options, spec, view)
         deadline = time.monotonic() + self.budget
-        reason: str | None = "no bot worker was free within the time budget"
+        no_worker = f"no bot worker was free within the time budget of {self.budget:g} s"
+        reason: str | None = no_worker
         for _attempt in range(2):  # a failed move is tried once more, on the next free worker
             left = deadline - time.monotonic()
             if left <= 0:
@@ -182,7 +183,7 @@ class BotPool:
             try:
                 worker = await asyncio.wait_for(self._idle.get(), left)
             except TimeoutError:
-                reason = f"no bot worker was free within the time budget of {self.budget:g} s"
+                reason = no_worker
                 break
             action, reason, reusable = await self._ask(worker, task, legal, deadline)
             if reusable:
@@ -195,7 +196,7 @@ class BotPool:
             self.moves += 1
             if reason is None:
                 return BotMove(action, None)
-            if reason is not None and reason.startswith("no answer"):
+            if reason.startswith("no answer"):
                 break  # the budget is spent
         self.fallbacks += 1
         log.warning("bot %s: %s; playing a random legal action", spec, reason)

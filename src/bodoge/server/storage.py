@@ -117,21 +117,21 @@ class TableRow:
         """The row as stored; ValueError for one that could never be served (text that is not valid
         Unicode, as older servers let in), so that one bad row cannot break every list."""
         m = row._mapping
-        for column in ("options", "seats", "result"):
-            if m[column] is not None:
-                check_value(json.loads(m[column]))
+        options, seats = json.loads(m["options"]), json.loads(m["seats"])
+        result = None if m["result"] is None else json.loads(m["result"])
+        check_value([options, seats, result])
         return cls(
             id=m["id"],
             game=m["game"],
             rules_version=m["rules_version"],
             players=m["players"],
-            options=json.loads(m["options"]),
+            options=options,
             seed=int(m["seed"]),
-            seats=json.loads(m["seats"]),
+            seats=seats,
             token_hashes=json.loads(m["token_hashes"]),
             status=m["status"],
             moves=m["moves"],
-            result=None if m["result"] is None else json.loads(m["result"]),
+            result=result,
             created_at=m["created_at"],
             updated_at=m["updated_at"],
         )

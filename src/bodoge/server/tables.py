@@ -103,22 +103,27 @@ class Connection:
                     return
         self.outbox.append((kind, text))
         if len(self.outbox) > MAX_OUTBOX + len(COALESCED):
-            self.outbox.clear()  # it reads nothing: send it nothing more
             self.close(1008, "the connection does not read its messages")
         self.wake.set()
 
     def close(self, code: int, reason: str) -> None:
-        """Close after what is queued is sent (the sender closes the websocket with `code`)."""
+        """Close after what is queued is sent (the sender closes the websocket with `code`); a
+        connection closed for its behaviour (1008) is sent nothing more."""
         if not self.closed:
             self.closed = True
             self.close_code = code
             self.close_reason = reason
+        if code == 1008:
+            self.outbox.clear()
         self.wake.set()
 
 
 class TableRuntime:
-    def __init__(self, manager: TableManager, row: TableRow, game: Game, state: State) -> None:
+    def __init__(
+        self, manager: TableManager, row: TableRow, game: Game, state: State, creator: str = ""
+    ) -> None:
         self.manager = manager
+        self.creator = creator  # the client address that made it ("" if made before a restart)
         self.row = row
         self.game = game
         self.state = state
@@ -426,7 +431,6 @@ class TableManager:
         self.work_timeout = work_timeout
         self.tables: dict[str, TableRuntime] = {}
         self.broken: dict[str, str] = {}
-        self.creators: dict[str, str] = {}  # table id -> the client address that made it
         self.replays = Replays()
         self.closing = False
         self._loading: dict[str, asyncio.Future[TableRuntime | None]] = {}
@@ -503,15 +507,9 @@ class TableManager:
         await asyncio.to_thread(self.storage.close)
 
     def open_tables_of(self, address: str) -> int:
-        """Tables in play made from `address` (since this server started). Tables no longer in play
-        are forgotten here, so the map stays as small as the tables in play."""
-        for table_id in [t for t in self.creators if self._finished(t)]:
-            del self.creators[table_id]
-        return sum(1 for creator in self.creators.values() if creator == address)
-
-    def _finished(self, table_id: str) -> bool:
-        runtime = self.tables.get(table_id)
-        return runtime is None or runtime.row.status != "playing"
+        """Tables in play made from `address` (since this server started: every table in play is
+        loaded)."""
+        return sum(1 for t in self.tables.values() if t.creator == address and t.row.status == "playing")
 
     async def create(
         self,
@@ -529,7 +527,8 @@ class TableManager:
                     f"{name!r} is a field of the table, not one of its options: give it beside "
                     f'"options" (options are the game\'s own, listed by GET /api/games)'
                 )
-        game, state, clean, tokens = await self.off_loop(_set_up, game_name, players, options, seats)
+        seed = secrets.randbits(63)
+        game, state, clean, tokens = await self.off_loop(_set_up, game_name, players, options, seats, seed)
         now = time.time()
         row = TableRow(
             id=secrets.token_urlsafe(9),
@@ -537,16 +536,15 @@ class TableManager:
             rules_version=game.rules_version,
             players=game.num_players,
             options=game.options_json(),
-            seed=state.seed or 0,
+            seed=seed,
             seats=clean,
             token_hashes=[None if t is None else hash_token(t) for t in tokens],
             created_at=now,
             updated_at=now,
         )
         await self.writer.create_table(row)
-        runtime = TableRuntime(self, row, game, state)
+        runtime = TableRuntime(self, row, game, state, creator)
         self.tables[row.id] = runtime
-        self.creators[row.id] = creator
         runtime.schedule_bots()
         return runtime, tokens
 
@@ -636,7 +634,7 @@ def _view_texts(table_id: str, state: State, seats: list[int | None]) -> dict[in
 
 
 def _set_up(
-    game_name: Any, players: Any, options: dict[str, Any], seats: list[dict[str, Any]]
+    game_name: Any, players: Any, options: dict[str, Any], seats: list[dict[str, Any]], seed: int
 ) -> tuple[Game, State, list[dict[str, Any]], list[str | None]]:
     """A new table's game, first state, seats and tokens (in a worker thread: options decide how
     long this takes)."""
@@ -669,4 +667,4 @@ def _set_up(
             tokens.append(None)
         else:
             raise ValueError(f"seat {i}: kind is 'human' or 'bot', not {kind!r}")
-    return game, game.new_state(seed=secrets.randbits(63)), clean, tokens
+    return game, game.new_state(seed=seed), clean, tokens
