@@ -1523,3 +1523,22 @@ def test_seat_names_with_control_or_bidi_characters_are_refused(tmp_path: Path) 
         seats = [{"kind": "human", "name": family}, HUMAN]
         answer = http.post("/api/tables", json={"game": TOY, "players": 2, "seats": seats})
         assert answer.status_code == 201 and answer.json()["seats"][0]["name"] == family
+
+
+@pytest.mark.parametrize(
+    ("field", "value"),
+    [
+        ("create_rate", "0/minute"),  # would refuse every table
+        ("message_rate", "0/second"),  # would close every websocket at its first message
+        ("message_rate", "99999999999999999999/second"),
+        ("create_rate", "5/fortnight"),
+        ("max_body", 0),
+        ("open_tables", 10**9),
+        ("idle_timeout", float("inf")),
+        ("work_timeout", float("nan")),
+        ("allow_origins", [""]),
+    ],
+)
+def test_server_limits_out_of_their_bounds_are_refused(field: str, value: Any) -> None:
+    with pytest.raises(ValueError, match=field):
+        Limits(**{field: value})

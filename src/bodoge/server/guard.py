@@ -38,6 +38,9 @@ ASGIApp = Callable[[Scope, Receive, Send], Awaitable[None]]
 MAX_DEPTH = 16  # nesting of any JSON we read: the deepest real body (a Tokkuri deck) is 4 deep
 
 
+MAX_RATE = 10**6  # the largest count of a rate limit
+
+
 @dataclass
 class Limits:
     """The server's limits against abuse and accidents; each one a `bodoge serve` flag."""
@@ -54,12 +57,14 @@ class Limits:
     def __post_init__(self) -> None:
         for name in ("create_rate", "message_rate"):
             try:
-                limits.parse(getattr(self, name))
+                amount = limits.parse(getattr(self, name)).amount
             except (ValueError, TypeError):
+                amount = 0
+            if not 1 <= amount <= MAX_RATE:  # 0 would refuse everything, a huge count nothing
                 raise ValueError(
                     f"{name}: {getattr(self, name)!r} is not a rate such as '30/minute' "
-                    "(a count per second, minute, hour or day)"
-                ) from None
+                    f"(a count from 1 to {MAX_RATE} per second, minute, hour or day)"
+                )
         for name, most in (("max_body", 2**24), ("open_tables", 10**5), ("ws_per_address", 10**5)):
             value = getattr(self, name)
             if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= most:
