@@ -143,7 +143,13 @@ def test_halving_spends_its_budget_on_the_same_deals_for_every_move() -> None:
     # phase 1 gives every move the same number of deals; later phases only the better half (and the
     # heuristic's move), so the survivors have more
     assert min(counts.values()) >= 120 // len(legal) // 2 >= 1
-    assert set(bot._alive) <= set(legal) and len(bot._alive) < len(legal)
+    assert set(bot._alive) <= set(legal) and len(bot._alive) <= -(-len(legal) // 2) + 1
+    # the dropped moves were the worse half on the deals of phase 1 (the heuristic's move aside)
+    for dropped in set(legal) - set(bot._alive):
+        k = len(bot._values[dropped])
+        mean = sum(bot._values[dropped]) / k
+        for kept in set(bot._alive) - {bot.last_prior_move}:
+            assert sum(bot._values[kept][:k]) / k >= mean
     assert all(counts[a] == max(counts.values()) for a in bot._alive)
     assert bot.last_prior_move in bot._alive  # the heuristic's move is never dropped
     assert bot.act(game, view, random.Random(1)) in legal

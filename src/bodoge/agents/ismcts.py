@@ -88,7 +88,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from bodoge.agents.base import legal_ids
-from bodoge.agents.heuristic import heuristic_policy
+from bodoge.agents.heuristic import QuickPolicy, heuristic_policy, quick_policy
 from bodoge.core.game import Game, State
 from bodoge.errors import BadOption
 
@@ -96,10 +96,11 @@ DEFAULT_ITERATIONS = 1000
 DEFAULT_SECONDS = 0.9
 DEFAULT_PRIOR = 0.5
 DEFAULT_Z = 1.5
-DEFAULT_OPPONENTS = "heuristic"
+DEFAULT_OPPONENTS = "auto"
 DEFAULT_ROOT = "halving"
 MAX_ITERATIONS = 1_000_000  # per move: about a quarter of an hour at these games' speed
 MAX_SECONDS = 3600.0
+POLICIES = ("auto", "quick", "heuristic", "random")  # how a seat plays inside the simulations
 
 
 def cut_value(scores: list[int] | list[float], how: str) -> list[float]:
@@ -168,8 +169,8 @@ class ISMCTSAgent:
             iterations, seconds = DEFAULT_ITERATIONS, DEFAULT_SECONDS
         if isinstance(c, bool) or not isinstance(c, int | float) or not 0 <= c < math.inf:
             raise BadOption("c", c, "a finite number ≥ 0")
-        if rollout not in ("auto", "random", "heuristic"):
-            raise BadOption("rollout", rollout, "auto, random or heuristic")
+        if rollout not in POLICIES:
+            raise BadOption("rollout", rollout, "auto, quick, heuristic or random")
         if not (
             horizon in ("auto", "end", "round")
             or (isinstance(horizon, int) and not isinstance(horizon, bool) and horizon >= 1)
@@ -179,8 +180,8 @@ class ISMCTSAgent:
             raise BadOption("cut", cut, "win or rank")
         if isinstance(prior, bool) or not isinstance(prior, int | float) or not 0 <= prior <= 1:
             raise BadOption("prior", prior, "a weight from 0 to 1")
-        if opponents not in ("tree", "heuristic"):
-            raise BadOption("opponents", opponents, "tree or heuristic")
+        if opponents not in (*POLICIES, "tree"):
+            raise BadOption("opponents", opponents, "auto, quick, heuristic, random or tree")
         if root not in ("puct", "halving"):
             raise BadOption("root", root, "puct or halving")
         if isinstance(z, bool) or not isinstance(z, int | float) or not 0 <= z < math.inf:
@@ -221,11 +222,22 @@ class ISMCTSAgent:
         self.last_iterations = 0  # iterations of the last search (for benchmarks)
 
     def check(self, game: Game) -> None:
-        """BadOption now if the rollouts need a heuristic that `game` lacks."""
-        if self.rollout == "heuristic":
-            heuristic_policy(game)
+        """BadOption now if the simulations need a policy that `game` lacks."""
+        self.policies(game)
 
-    def act(self, game: Game, view: dict[str, Any], rng: random.Random) -> int:
+    def policies(self, game: Game) -> tuple[QuickPolicy | None, QuickPolicy | None]:
+        """How seats play inside the simulations of `game`: the rollout policy (None: uniformly at
+        random) and the model of the other seats in the tree (None: they choose by UCT)."""
+        quick = quick_policy(game)
+        rollout, opponents = self.rollout, self.opponents
+        if rollout == "auto":
+            rollout = "quick" if quick is not None else "random"
+        if opponents == "auto":
+            opponents = "quick" if quick is not None else "tree"
+        model = None if opponents == "tree" else _policy(game, opponents, quick)
+        return _policy(game, rollout, quick), model
+
+    def act(self, game: Game, view: Mapping[str, Any], rng: random.Random) -> int:
         legal = legal_ids(view)
         if len(legal) == 1:
             self.last_iterations = 0
@@ -400,16 +412,16 @@ class _Context:
         self.horizon = horizon
         self.root_scores = list(view["scores"])
         self.cut, self.c = agent.cut, agent.c
-        self.policy = None
-        if agent.rollout == "heuristic":
-            self.policy = heuristic_policy(game)
-        elif agent.rollout == "auto":
-            with contextlib.suppress(BadOption):  # a game without a heuristic: random rollouts
-                self.policy = heuristic_policy(game)
-        self.model = None
-        if agent.opponents == "heuristic":
-            with contextlib.suppress(BadOption):  # a game without a heuristic: UCT for every seat
-                self.model = heuristic_policy(game)
+        self.policy, self.model = agent.policies(game)
+
+    def past_horizon(self, state: State, steps: int) -> bool:
+        """Whether a simulation stops here, before the end of the game (`horizon`)."""
+        horizon = self.horizon
+        if horizon == "end" or state.current_player is None:
+            return False
+        if horizon == "round":
+            return state.scores() != self.root_scores
+        return steps >= horizon  # type: ignore[operator]
 
     def simulate(
         self,
@@ -423,24 +435,24 @@ class _Context:
         """From `state` at `node` (reached by `path`, `steps` actions from the root): select and expand
         below it (unless `expanded` just now), roll out to the end or the horizon, and back up every
         seat's return along the path. Returns that vector."""
-        game, me, horizon, root_scores = self.game, self.me, self.horizon, self.root_scores
-        model, c = self.model, self.c
+        me, model, c, n = self.me, self.model, self.c, self.n
+        past = None if self.horizon == "end" else self.past_horizon
         log, sqrt = math.log, math.sqrt
-        descend = not expanded and not _past_horizon(state, horizon, steps, root_scores)
+        descend = not expanded and not (past is not None and past(state, steps))
         # selection and expansion (UCT with availability counts)
         while descend and state.current_player is not None:
             mover = state.current_player
             if model is not None and mover != me:
-                # another seat moves as the model says, knowing only its own view
-                a = int(model(game, state.view(mover, log=False), rng))
+                # another seat moves as the model says, knowing only what that seat knows
+                a = model(state, rng)
                 child = node.children.get(a)
                 if child is None:
-                    child = node.children[a] = _Node(self.n)
+                    child = node.children[a] = _Node(n)
                 node = child
                 state.apply(a)
                 path.append(node)
                 steps += 1
-                if _past_horizon(state, horizon, steps, root_scores):
+                if past is not None and past(state, steps):
                     break
                 continue
             legal = state.legal_actions()
@@ -454,7 +466,7 @@ class _Context:
                     child.avail += 1
             if untried:
                 a = untried[0] if len(untried) == 1 else rng.choice(untried)
-                child = _Node(self.n)
+                child = _Node(n)
                 child.avail = 1
                 children[a] = child
                 state.apply(a)
@@ -471,22 +483,22 @@ class _Context:
             state.apply(best_a)
             path.append(node)
             steps += 1
-            if _past_horizon(state, horizon, steps, root_scores):
+            if past is not None and past(state, steps):
                 break
         # rollout, to the end or to the horizon
-        policy = self.policy
-        if not _past_horizon(state, horizon, steps, root_scores):
+        if not (past is not None and past(state, steps)):
+            policy = self.policy
+            rand = rng.random
             while state.current_player is not None:
                 if policy is None:
-                    state.apply(rng.choice(state.legal_actions()))
+                    legal = state.legal_actions()
+                    state.apply(legal[int(rand() * len(legal))])
                 else:
-                    seat = state.current_player
-                    state.apply(policy(game, state.view(seat, log=False), rng))
+                    state.apply(policy(state, rng))
                 steps += 1
-                if _past_horizon(state, horizon, steps, root_scores):
+                if past is not None and past(state, steps):
                     break
         value = state.returns() if state.current_player is None else cut_value(state.scores(), self.cut)
-        n = self.n
         for visited in path:
             visited.visits += 1
             totals = visited.totals
@@ -495,9 +507,18 @@ class _Context:
         return value
 
 
-def _past_horizon(state: State, horizon: str | int, steps: int, root_scores: list[Any]) -> bool:
-    if horizon == "end" or state.current_player is None:
-        return False
-    if horizon == "round":
-        return state.scores() != root_scores
-    return steps >= horizon  # type: ignore[operator]
+def _policy(game: Game, kind: str, quick: QuickPolicy | None) -> QuickPolicy | None:
+    """The policy of a seat inside the simulations: `random` (None), `quick` (the game's quick policy
+    on the state), or `heuristic` (the game's view-based heuristic on the seat's view)."""
+    if kind == "random":
+        return None
+    if kind == "quick":
+        if quick is None:
+            raise BadOption("policy", kind, f"a game with a quick policy (bodoge.games.{game.name}.rollout)")
+        return quick
+    heuristic = heuristic_policy(game)
+
+    def by_view(state: State, rng: random.Random) -> int:
+        return int(heuristic(game, state.view(state.current_player, log=False), rng))
+
+    return by_view

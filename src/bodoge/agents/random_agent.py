@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+from collections.abc import Mapping
 from typing import Any
 
 from bodoge.agents.base import legal_ids
@@ -12,5 +13,5 @@ from bodoge.core.game import Game
 class RandomAgent:
     spec = "random"
 
-    def act(self, game: Game, view: dict[str, Any], rng: random.Random) -> int:
+    def act(self, game: Game, view: Mapping[str, Any], rng: random.Random) -> int:
         return rng.choice(legal_ids(view))

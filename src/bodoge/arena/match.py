@@ -47,7 +47,7 @@ def play_match(
     while state.current_player is not None:
         seat = state.current_player
         start = clock()
-        action = agents[seat].act(game, state.view(seat), rngs[seat])
+        action = agents[seat].act(game, state.lazy_view(seat), rngs[seat])
         seconds[seat] += clock() - start
         decisions[seat] += 1
         state.apply(action, seat=seat)

@@ -1,6 +1,7 @@
 """Numbers a designer wants from each finished game, beyond scores and winners.
 
-`game_metrics(state)` reads only the final **spectator** view (public information) and returns a
+`game_metrics(state)` reads only the final **spectator** view (public information, without the log,
+which would cost more than the game itself) and returns a
 flat dict of numbers, averaged by the summary and compared across variants:
 - for every game: `tie` (1 if several players share the win), `no_winner`, and `rounds` where the
   view counts rounds;
@@ -37,7 +38,7 @@ _EXTRA: dict[str, Callable[[dict[str, Any]], dict[str, float]]] = {"hangover": _
 
 
 def game_metrics(state: State) -> dict[str, float]:
-    view = state.view(None)
+    view = state.view(None, log=False)
     winners = state.winners()
     out: dict[str, float] = {
         "tie": 1.0 if len(winners) > 1 else 0.0,

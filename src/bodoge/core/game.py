@@ -21,7 +21,7 @@ import marshal
 import operator
 import random
 import secrets
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from types import ModuleType
 from typing import TYPE_CHECKING, Any, ClassVar
 
@@ -381,6 +381,10 @@ class State:
             v["log"] = self.log(seat)
         return v
 
+    def lazy_view(self, seat: int | None = None) -> LazyView:
+        """`view(seat)` built only as far as it is read: for agents in simulations (see LazyView)."""
+        return LazyView(self, self.game.check_seat(seat))
+
     def to_record(self) -> dict[str, Any]:
         """The game so far as a versioned JSON record; `bodoge.replay` rebuilds it."""
         if self.seed is None:
@@ -402,3 +406,58 @@ class State:
 
     def __repr__(self) -> str:
         return f"<{self.game.name} state: move {len(self.history)}, {self.decision()}>"
+
+
+class LazyView(Mapping[str, Any]):
+    """`state.view(seat)` built only as far as an agent reads it, so that the arena's random and
+    heuristic players run near the engine's speed: `agents.legal_ids` takes the legal ids straight
+    from the state, the rest of the view is built at the first key read, and the log (most of a
+    view's cost, and read only by the samplers of search bots) only when asked for.
+
+    It reads the live state, so what it has not built by the time the state moves on it cannot build:
+    reading that later raises RuntimeError. An agent that keeps a view past its move copies it first
+    (`dict(view)`)."""
+
+    __slots__ = ("_log", "_moves", "_seat", "_state", "_view")
+
+    def __init__(self, state: State, seat: int | None) -> None:
+        self._state = state
+        self._seat = seat
+        self._moves = len(state.history)
+        self._view: dict[str, Any] | None = None
+        self._log: list[dict[str, Any]] | None = None
+
+    def _live(self) -> State:
+        if len(self._state.history) != self._moves:
+            raise RuntimeError(
+                f"this view is of move {self._moves} and the game has moved on: "
+                "an agent that keeps a view past its move must copy it (dict(view))"
+            )
+        return self._state
+
+    def legal_ids(self) -> list[int]:
+        """The legal action ids offered to this seat (empty if it is not this seat's decision)."""
+        state = self._live()
+        return state.legal_actions() if self._seat is not None and self._seat == state.current_player else []
+
+    def _base(self) -> dict[str, Any]:
+        if self._view is None:
+            self._view = self._live().view(self._seat, log=False)
+        return self._view
+
+    def __getitem__(self, key: str) -> Any:
+        if key == "log":
+            if self._log is None:
+                self._log = self._live().log(self._seat)
+            return self._log
+        return self._base()[key]
+
+    def __contains__(self, key: object) -> bool:
+        return key == "log" or key in self._base()
+
+    def __iter__(self) -> Iterator[str]:
+        yield from self._base()
+        yield "log"
+
+    def __len__(self) -> int:
+        return len(self._base()) + 1

@@ -75,7 +75,9 @@ class BodogeGymEnv(gymnasium.Env):
         state = self._state()
         while state.current_player is not None and state.current_player != self.seat:
             seat = state.current_player
-            state.apply(self.opponents[seat].act(self.game, state.view(seat), self._agent_rng), seat=seat)
+            state.apply(
+                self.opponents[seat].act(self.game, state.lazy_view(seat), self._agent_rng), seat=seat
+            )
 
     def action_masks(self) -> np.ndarray:
         state = self._state()
