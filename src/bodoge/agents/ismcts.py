@@ -290,7 +290,7 @@ class ISMCTSAgent:
         done = 0
         while self._budget_left(done, deadline):
             done += 1
-            state = ctx.game.sample_state(ctx.view, rng)
+            state = ctx.sample(rng)
             if priors is None:
                 ctx.simulate(state, root, [root], 0, rng)
                 continue
@@ -339,7 +339,7 @@ class ISMCTSAgent:
                 and (phase_end is None or time.perf_counter() < phase_end)
             ):
                 batches += 1
-                dealt = ctx.game.sample_state(ctx.view, rng)
+                dealt = ctx.sample(rng)
                 seed = rng.getrandbits(64)
                 for a in alive:
                     if done >= cap:
@@ -403,6 +403,7 @@ class _Context:
 
     def __init__(self, agent: ISMCTSAgent, game: Game, view: Mapping[str, Any]) -> None:
         self.game, self.view = game, view
+        self.sample = game.sampler(view)  # the view read once, dealt from every iteration
         self.n = game.num_players
         self.me = view["seat"]
         self.legal = legal_ids(view)

@@ -5,7 +5,8 @@ seeded chance, legality checks on `apply`, action texts and parsing, records, th
 views — so that a game's `rules.py` holds only its rules:
 
 - `Game`: `name`, `title`, `rules_version`, `min_players`/`max_players`, `option_specs`,
-  `state_class`, `num_actions`, `prepare()`, `max_game_length()`, `sample_state()`;
+  `state_class`, `num_actions`, `prepare()`, `max_game_length()`, `sample_state()` (and `sampler()`
+  where reading a view once pays);
 - `State`: `setup()`, `_legal_actions()`, `_apply(a)`, `action_text(a)`, `_view(p)`,
   `_event_view(event, p)`, `scores()`, `winners()`, `render(p)`, `check_invariants()`,
   `_copy_mutables(other)` (for `clone`).
@@ -16,12 +17,13 @@ computed once per decision and cached; views, texts and dicts are built only whe
 
 from __future__ import annotations
 
+import functools
 import importlib
 import marshal
 import operator
 import random
 import secrets
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from types import ModuleType
 from typing import TYPE_CHECKING, Any, ClassVar
 
@@ -84,6 +86,11 @@ class Game:
         """A full state consistent with `view` (the determinization of DESIGN.md §2)."""
         raise NotImplementedError
 
+    def sampler(self, view: Mapping[str, Any]) -> Callable[[random.Random], State]:
+        """`sample_state(view, rng)` as a function of `rng`, for many samples of one view: a game may
+        read the view once here, since a search samples one view thousands of times."""
+        return functools.partial(self.sample_state, view)
+
     # -- shared ---------------------------------------------------------------------------------
 
     def options_json(self) -> dict[str, Any]:
@@ -118,7 +125,8 @@ class Game:
         state.game = self
         state.seed = None
         state.deck = None
-        state.rng = random.Random(rng.getrandbits(64))
+        state._rng = None  # made at first use (see State.rng)
+        state._rng_seed = rng.getrandbits(64)
         state.history = []
         state.events = []
         state.current_player = None
@@ -156,7 +164,8 @@ class State:
     game: Game
     seed: int | None
     deck: Any
-    rng: random.Random
+    _rng: random.Random | None
+    _rng_seed: int | None
     history: list[int]
     events: list[tuple[Any, ...]]
     current_player: int | None
@@ -166,7 +175,8 @@ class State:
         self.game = game
         self.seed = seed
         self.deck = deck
-        self.rng = random.Random(seed)
+        self._rng = random.Random(seed)
+        self._rng_seed = None
         self.history = []
         self.events = []
         self.current_player = None
@@ -228,6 +238,22 @@ class State:
         return f"P{self.current_player}の判断"
 
     # -- shared ---------------------------------------------------------------------------------
+
+    @property
+    def rng(self) -> random.Random:
+        """The state's own chance: every shuffle and random draw of the game (DESIGN.md §2).
+
+        A state made by `sample_state` makes its generator from a seed at first use. Copying a
+        generator's state costs more than cloning the rest of a state, and a search clones a sampled
+        state for every move it tries, most of which meet no chance before their simulation ends."""
+        rng = self._rng
+        if rng is None:
+            rng = self._rng = random.Random(self._rng_seed)
+        return rng
+
+    @rng.setter
+    def rng(self, value: random.Random) -> None:
+        self._rng = value
 
     @property
     def is_terminal(self) -> bool:
@@ -303,9 +329,10 @@ class State:
     def clone(self) -> State:
         other = self.__class__.__new__(self.__class__)
         other.__dict__.update(self.__dict__)
-        # Random.__new__ skips seeding from the OS, which setstate would overwrite anyway (halves clone).
-        other.rng = random.Random.__new__(random.Random)
-        other.rng.setstate(self.rng.getstate())
+        if self._rng is not None:  # else both make the same generator from the seed when they need it
+            # Random.__new__ skips seeding from the OS, which setstate would overwrite anyway.
+            other._rng = random.Random.__new__(random.Random)
+            other._rng.setstate(self._rng.getstate())
         other.history = self.history.copy()
         other.events = self.events.copy()  # events are tuples: shared safely
         other._legal = self._legal

@@ -18,7 +18,7 @@ import math
 import random
 from bisect import bisect_left
 from collections import Counter
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any, ClassVar
 
 from bodoge.core import Game, State
@@ -409,6 +409,11 @@ class Hangover(Game):
         from bodoge.games.hangover.sampling import sample_state
 
         return sample_state(self, view, rng)
+
+    def sampler(self, view: Mapping[str, Any]) -> Callable[[random.Random], State]:
+        from bodoge.games.hangover.sampling import Reading
+
+        return Reading(self, view).sample
 
 
 class HangoverState(State):

@@ -10,6 +10,9 @@ arrangements and other players' face-down discards. So a sample is built in two 
    now, the public slides and the public flips;
 2. start a state from those initial hands and replay the log's actions, the hidden ones filled in.
 
+The view is read once (`Reading`) and dealt from many times: a search samples one view thousands of
+times (`Hangover.sampler`).
+
 Replaying makes every public consequence (tricks, judgements, slides, statuses, VP) come out exactly
 as in the view.
 """
@@ -86,151 +89,191 @@ def _assign(pool: list[int], slots: list[tuple[int, frozenset[int]]], rng: rando
 
 
 def sample_state(game: Hangover, view: Mapping[str, Any], rng: random.Random) -> HangoverState:
-    from bodoge.games.hangover import rules as r
+    return Reading(game, view).sample(rng)
 
-    n = game.num_players
-    seat = view["seat"]
-    seats = view["seats"]
-    you = view.get("you")
-    sidx = game.snack_index
-    cols_n = game.num_columns
-    m = game.snacks_per_player
 
-    # -- read the log: the actions in order, and what they reveal ----------------------------------
-    actions: list[tuple[str, int, Any]] = []
-    plays: list[list[int]] = [[] for _ in range(n)]
-    discard_count = [0] * n
-    void: list[set[int]] = [set() for _ in range(n)]
-    arranged: list[list[int] | None] = [None] * n
-    judged: list[list[tuple[int, int]]] = [[] for _ in range(n)]
-    pos = 0
-    lead_suit = -1
-    for e in view["log"]:
-        kind = e["type"]
-        if kind == "play":
-            q, c = e["seat"], DRINK_INDEX[e["card"]]
-            if pos == 0:
-                lead_suit = SUIT[c]
-            elif SUIT[c] != lead_suit:
-                void[q].add(lead_suit)  # an active player who does not follow has none of the suit
-            plays[q].append(c)
-            actions.append(("id", q, r.PLAY + c))
-            pos = (pos + 1) % n
-        elif kind == "discard":
-            q = e["seat"]
+class Reading:
+    """What one view says, read once: `sample(rng)` then deals and replays (step 1's dealing and step
+    2), so that a search sampling one view many times reads its log once (`Hangover.sampler`)."""
+
+    def __init__(self, game: Hangover, view: Mapping[str, Any]) -> None:
+        from bodoge.games.hangover import rules as r
+
+        self.game = game
+        n = game.num_players
+        seat = view["seat"]
+        seats = view["seats"]
+        you = view.get("you")
+        sidx = game.snack_index
+        cols_n = game.num_columns
+        m = game.snacks_per_player
+
+        # -- read the log: the actions in order, and what they reveal ------------------------------
+        actions: list[tuple[str, int, Any]] = []
+        plays: list[list[int]] = [[] for _ in range(n)]
+        discard_count = [0] * n
+        void: list[set[int]] = [set() for _ in range(n)]
+        arranged: list[list[int] | None] = [None] * n
+        judged: list[list[tuple[int, int]]] = [[] for _ in range(n)]
+        pos = 0
+        lead_suit = -1
+        for e in view["log"]:
+            kind = e["type"]
+            if kind == "play":
+                q, c = e["seat"], DRINK_INDEX[e["card"]]
+                if pos == 0:
+                    lead_suit = SUIT[c]
+                elif SUIT[c] != lead_suit:
+                    void[q].add(lead_suit)  # an active player who does not follow has none of the suit
+                plays[q].append(c)
+                actions.append(("id", q, r.PLAY + c))
+                pos = (pos + 1) % n
+            elif kind == "discard":
+                q = e["seat"]
+                if q == seat:
+                    actions.append(("id", q, r.DISCARD + DRINK_INDEX[e["card"]]))
+                else:
+                    actions.append(("discard", q, discard_count[q]))
+                discard_count[q] += 1
+                pos = (pos + 1) % n
+            elif kind == "declare":
+                actions.append(("id", e["seat"], r.DECLARE if e["non_drinker"] else r.PASS))
+            elif kind == "flip":
+                d = sidx[e["snack"]]
+                v = 0 if game.snack_value[d][0] == e["value"] else 1
+                actions.append(("id", e["seat"], r.FLIP + 2 * d + v))
+            elif kind == "stop":
+                actions.append(("id", e["seat"], r.STOP))
+            elif kind == "arrange":
+                q = e["seat"]
+                arranged[q] = [sidx[code] for code in e["order"]] if q == seat else []
+                actions.append(("arrange", q, None))
+            elif kind == "judge":
+                judged[e["seat"]].append((e["own_trick"], e["flipped"]))
+        self.seat, self.actions, self.plays, self.discard_count = seat, actions, plays, discard_count
+        self.others = [q for q in range(n) if q != seat]
+
+        # -- drink cards: the unseen ones and where they may lie ----------------------------------
+        self.own_hand = [DRINK_INDEX[c] for c in you["hand"]] if you else []
+        self.own_down = [DRINK_INDEX[c] for c in you["face_down"]] if you else []
+        unseen = Counter(game.drink_cards)
+        unseen.subtract(self.own_hand)
+        unseen.subtract(self.own_down)
+        for q in range(n):
+            unseen.subtract(plays[q])
+        self.drink_pool = sorted(unseen.elements())
+        self.slots = [(seats[q]["hand"] + discard_count[q], frozenset(void[q])) for q in self.others]
+        self.slots.append((view["set_aside"]["drink"], frozenset()))
+
+        # -- snack cards: the unseen ones, and each other player's columns as they fill ------------
+        unseen_snacks = Counter(game.snack_deck)
+        if you:
+            unseen_snacks.subtract(sidx[c] for c in you["snacks"])
+            unseen_snacks.subtract(sidx[c] for col in you["columns"] for c in col)
+        for q in range(n):
+            unseen_snacks.subtract(sidx[f["snack"]] for f in seats[q]["flipped"])
+        self.snack_pool = sorted(unseen_snacks.elements())
+        self.sizes = [len(range(j, m, cols_n)) for j in range(cols_n)]
+        self.snack_hands: list[list[int] | None] = [None] * n  # the seat's own, known
+        self.arrange_ids = [0] * n
+        # per other player: None (not arranged yet: a hand of that size) or, per column now, its flipped
+        # cards, how many face down, and which first columns feed it (public slides)
+        self.unarranged: list[int] = [0] * n
+        self.columns: list[list[tuple[list[int], int, list[int]]] | None] = [None] * n
+        for q in range(n):
+            order = arranged[q]
             if q == seat:
-                actions.append(("id", q, r.DISCARD + DRINK_INDEX[e["card"]]))
-            else:
-                actions.append(("discard", q, discard_count[q]))
-            discard_count[q] += 1
-            pos = (pos + 1) % n
-        elif kind == "declare":
-            actions.append(("id", e["seat"], r.DECLARE if e["non_drinker"] else r.PASS))
-        elif kind == "flip":
-            d = sidx[e["snack"]]
-            v = 0 if game.snack_value[d][0] == e["value"] else 1
-            actions.append(("id", e["seat"], r.FLIP + 2 * d + v))
-        elif kind == "stop":
-            actions.append(("id", e["seat"], r.STOP))
-        elif kind == "arrange":
-            q = e["seat"]
-            arranged[q] = [sidx[code] for code in e["order"]] if q == seat else []
-            actions.append(("arrange", q, None))
-        elif kind == "judge":
-            judged[e["seat"]].append((e["own_trick"], e["flipped"]))
-
-    others = [q for q in range(n) if q != seat]
-
-    # -- drink cards ----------------------------------------------------------------------------
-    own_hand = [DRINK_INDEX[c] for c in you["hand"]] if you else []
-    own_down = [DRINK_INDEX[c] for c in you["face_down"]] if you else []
-    unseen = Counter(game.drink_cards)
-    unseen.subtract(own_hand)
-    unseen.subtract(own_down)
-    for q in range(n):
-        unseen.subtract(plays[q])
-    drink_pool = sorted(unseen.elements())
-    slots = [(seats[q]["hand"] + discard_count[q], frozenset(void[q])) for q in others]
-    slots.append((view["set_aside"]["drink"], frozenset()))
-    dealt = _assign(drink_pool, slots, rng)
-    hands: list[list[int]] = [[] for _ in range(n)]
-    hidden_discards: list[list[int]] = [[] for _ in range(n)]
-    for q, cards in zip(others, dealt, strict=False):
-        shuffle(rng, cards)
-        hidden_discards[q] = cards[: discard_count[q]]
-        hands[q] = cards + plays[q]
-    if seat is not None:
-        hands[seat] = own_hand + own_down + plays[seat]
-    aside = dealt[-1]
-
-    # -- snack cards ----------------------------------------------------------------------------
-    unseen_snacks = Counter(game.snack_deck)
-    if you:
-        unseen_snacks.subtract(sidx[c] for c in you["snacks"])
-        unseen_snacks.subtract(sidx[c] for col in you["columns"] for c in col)
-    for q in range(n):
-        unseen_snacks.subtract(sidx[f["snack"]] for f in seats[q]["flipped"])
-    snack_pool = sorted(unseen_snacks.elements())
-    shuffle(rng, snack_pool)
-    at = 0
-
-    def take(k: int) -> list[int]:
-        nonlocal at
-        part = snack_pool[at : at + k]
-        at += k
-        return part
-
-    snack_hands: list[list[int]] = [[] for _ in range(n)]
-    arrange_ids: list[int] = [0] * n
-    sizes = [len(range(j, m, cols_n)) for j in range(cols_n)]
-    for q in range(n):
-        order = arranged[q]
-        if q == seat:
+                if order is None:
+                    self.snack_hands[q] = [sidx[c] for c in you["snacks"]] if you else []
+                else:
+                    hand = sorted(order)
+                    a = game.arrangement_for(tuple(hand), game.columns_of_order(order))
+                    assert a is not None
+                    self.snack_hands[q], self.arrange_ids[q] = hand, a
+                continue
             if order is None:
-                snack_hands[q] = [sidx[c] for c in you["snacks"]] if you else []
-            else:
-                snack_hands[q] = sorted(order)
-                a = game.arrangement_for(tuple(snack_hands[q]), game.columns_of_order(order))
-                assert a is not None
-                arrange_ids[q] = a
-            continue
-        if order is None:
-            snack_hands[q] = take(seats[q]["snacks_in_hand"])
-            continue
-        # rebuild q's first arrangement: which first columns feed each column now (public slides)
-        feeds = [[j] for j in range(cols_n)]
-        for k, f in judged[q]:
-            if f == 0 and k < cols_n:
-                feeds[k] += feeds[k - 1]
-                feeds[k - 1] = []
-        first: list[list[int]] = [[] for _ in range(cols_n)]
-        for col in range(cols_n):
-            cards = [sidx[f["snack"]] for f in seats[q]["flipped"] if f["column"] == col + 1]
-            cards += take(seats[q]["columns"][col])
-            shuffle(rng, cards)
-            i = 0
-            for j in feeds[col]:
-                first[j] = cards[i : i + sizes[j]]
-                i += sizes[j]
-        snack_hands[q] = sorted(d for col in first for d in col)
-        a = game.arrangement_for(tuple(snack_hands[q]), first)
-        assert a is not None, "the public slides and flips do not fit the columns"
-        arrange_ids[q] = a
-    snack_aside = take(view["set_aside"]["snack"])
+                self.unarranged[q] = seats[q]["snacks_in_hand"]
+                continue
+            feeds = [[j] for j in range(cols_n)]
+            for k, f in judged[q]:
+                if f == 0 and k < cols_n:
+                    feeds[k] += feeds[k - 1]
+                    feeds[k - 1] = []
+            self.columns[q] = [
+                (
+                    [sidx[f["snack"]] for f in seats[q]["flipped"] if f["column"] == col + 1],
+                    seats[q]["columns"][col],
+                    feeds[col],
+                )
+                for col in range(cols_n)
+            ]
+        self.snack_aside = view["set_aside"]["snack"]
 
-    # -- start and replay -----------------------------------------------------------------------
-    state = game.blank_state(rng)
-    assert isinstance(state, r.HangoverState)
-    state.start(hands, aside, snack_hands, snack_aside)
-    for kind, q, payload in actions:
-        if kind == "id":
-            a = payload
-        elif kind == "discard":
-            a = r.DISCARD + hidden_discards[q][payload]
-        else:
-            a = arrange_ids[q]
-        try:
-            state.apply(a, seat=q)
-        except IllegalAction as exc:  # pragma: no cover - a view this game did not make
-            raise ValueError(f"the view's log cannot be replayed: {exc}") from None
-    return state
+    def sample(self, rng: random.Random) -> HangoverState:
+        """A state consistent with the view: deal the unseen cards, then replay the actions."""
+        from bodoge.games.hangover import rules as r
+
+        game, seat, n = self.game, self.seat, self.game.num_players
+        dealt = _assign(self.drink_pool[:], self.slots, rng)
+        hands: list[list[int]] = [[] for _ in range(n)]
+        hidden_discards: list[list[int]] = [[] for _ in range(n)]
+        for q, cards in zip(self.others, dealt, strict=False):
+            shuffle(rng, cards)
+            hidden_discards[q] = cards[: self.discard_count[q]]
+            hands[q] = cards + self.plays[q]
+        if seat is not None:
+            hands[seat] = self.own_hand + self.own_down + self.plays[seat]
+        aside = dealt[-1]
+
+        snack_pool = self.snack_pool[:]
+        shuffle(rng, snack_pool)
+        at = 0
+
+        def take(k: int) -> list[int]:
+            nonlocal at
+            part = snack_pool[at : at + k]
+            at += k
+            return part
+
+        snack_hands: list[list[int]] = [[] for _ in range(n)]
+        arrange_ids = self.arrange_ids[:]
+        sizes = self.sizes
+        for q in range(n):
+            own = self.snack_hands[q]
+            columns = self.columns[q]
+            if own is not None:
+                snack_hands[q] = own[:]
+            elif columns is None:
+                snack_hands[q] = take(self.unarranged[q])
+            else:
+                # rebuild q's first arrangement: which first columns feed each column now
+                first: list[list[int]] = [[] for _ in columns]
+                for flipped, down, feeds in columns:
+                    cards = flipped + take(down)
+                    shuffle(rng, cards)
+                    i = 0
+                    for j in feeds:
+                        first[j] = cards[i : i + sizes[j]]
+                        i += sizes[j]
+                snack_hands[q] = sorted(d for col in first for d in col)
+                a = game.arrangement_for(tuple(snack_hands[q]), first)
+                assert a is not None, "the public slides and flips do not fit the columns"
+                arrange_ids[q] = a
+        snack_aside = take(self.snack_aside)
+
+        # -- start and replay -------------------------------------------------------------------
+        state = game.blank_state(rng)
+        assert isinstance(state, r.HangoverState)
+        state.start(hands, aside, snack_hands, snack_aside)
+        for kind, q, payload in self.actions:
+            if kind == "id":
+                a = payload
+            elif kind == "discard":
+                a = r.DISCARD + hidden_discards[q][payload]
+            else:
+                a = arrange_ids[q]
+            try:
+                state.apply(a, seat=q)
+            except IllegalAction as exc:  # pragma: no cover - a view this game did not make
+                raise ValueError(f"the view's log cannot be replayed: {exc}") from None
+        return state

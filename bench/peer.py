@@ -1,0 +1,125 @@
+"""Strength beside an outside peer: bodoge's `ismcts` against OpenSpiel's `ISMCTSBot` at equal time.
+
+    python bench/peer.py                                   # every game, 3 and 4 players
+    python bench/peer.py hangover --players 4 --games 120 --seconds 0.2 --jobs 2
+    python bench/peer.py --against heuristic               # the same table against our heuristic
+
+Each row is one arena run: bodoge's `ismcts:seconds=S` in one seat against n − 1 copies of the peer,
+seats rotated and deals duplicated (every deal is played once with our bot in each seat). The peer:
+- `openspiel` (the default): OpenSpiel's Python `ISMCTSBot` with one random rollout per simulation,
+  UCT c = 2, max-visit final policy, playing through bodoge's OpenSpiel registration. It has no time
+  budget, so it gets the number of simulations it runs in S seconds on this machine, measured first on
+  positions of the same game (`bench/search.py`); the printed seconds per move show both sides' time;
+- `heuristic`: bodoge's rule-of-thumb bot for the game.
+The peer decides from the seat's view only: it searches from a state sampled from that view
+(`game.sample_state`), whose information state is the view itself, so it resamples exactly as it
+would from the true state.
+
+Printed: our win share with its 95% interval (clustered by deal), the fair share 1/n, "yes" when the
+interval lies above fair, and the mean seconds per move of each side. Runs are kept under
+results/peer/ and resumed.
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import sys
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).parent))
+
+import bodoge
+from agents import positions  # bench/agents.py
+from bodoge import agents, arena
+from bodoge.core.game import Game
+from bodoge.core.registry import game_class
+from bodoge.rl.openspiel_adapter import BodogeSpielState
+from search import spiel_bot, spiel_game, spiel_rate  # bench/search.py
+
+
+class SpielAgent:
+    """OpenSpiel's ISMCTSBot as a bodoge agent: `openspiel:simulations=N`."""
+
+    def __init__(self, simulations: int = 100) -> None:
+        self.simulations = simulations
+        self.spec = f"openspiel:simulations={simulations}"
+        self._games: dict[str, Any] = {}
+
+    def act(self, game: Game, view: Mapping[str, Any], rng: random.Random) -> int:
+        key = repr(game)
+        if key not in self._games:
+            self._games[key] = spiel_game(game)
+        sgame = self._games[key]
+        legal = agents.legal_ids(view)
+        if len(legal) == 1:
+            return legal[0]
+        state = BodogeSpielState(sgame, game.sample_state(view, rng))
+        bot = spiel_bot(sgame, self.simulations, rng.getrandbits(32))
+        return int(bot.step(state))
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    parser.add_argument("games_", nargs="*", metavar="GAME", help="games (default: every registered game)")
+    parser.add_argument("--players", type=int, nargs="*", default=[3, 4], help="player counts (default 3 4)")
+    parser.add_argument("--games", type=int, default=60, help="games per row (default 60)")
+    parser.add_argument("--seconds", type=float, default=0.1, help="thinking time a move (default 0.1)")
+    parser.add_argument("--against", choices=["openspiel", "heuristic"], default="openspiel")
+    parser.add_argument("--spec", default="ismcts", help="our bot (default: the default ismcts)")
+    parser.add_argument("--jobs", type=int, default=2, help="worker processes (default 2)")
+    parser.add_argument("--out", type=Path, default=Path("results/peer"), help="where runs are kept")
+    args = parser.parse_args(argv)
+    agents.register("openspiel", SpielAgent)
+    ours = f"{args.spec}{',' if ':' in args.spec else ':'}seconds={args.seconds:g}"
+    print(
+        f"| game | players | {ours} win share | fair | above? | games | s/move ours | s/move {args.against} |\n"
+        "|---|---|---|---|---|---|---|---|",
+        flush=True,
+    )
+    for name in args.games_ or bodoge.games():
+        cls = game_class(name)
+        for n in args.players:
+            if not cls.min_players <= n <= cls.max_players:
+                continue
+            game = bodoge.make(name, players=n)
+            if args.against == "openspiel":
+                rate = spiel_rate(game, positions(game, 6), 100)
+                peer = f"openspiel:simulations={max(1, round(rate * args.seconds))}"
+            else:
+                peer = "heuristic"
+            games = -(-args.games // n) * n  # whole deals: our bot in every seat
+            config = arena.SimConfig(
+                game=name, players=n, agents=[ours] + [peer] * (n - 1), games=games, seed=1
+            )
+            out = args.out / f"{name}-{n}p-{ours}-vs-{peer}".replace(":", "_").replace(",", "_")
+            records = arena.run(config, out=out, jobs=args.jobs, resume=True)
+            (variant,) = arena.summarize(records, config)["variants"]
+            by_agent = {a["agent"]: a for a in variant["agents"]}
+            mine = by_agent[ours]
+            share = mine["win_share"]
+            fair = mine["fair"]
+            print(
+                f"| {name} | {n} | {share.text()} | {fair:.3f} | {'yes' if share.above(fair) else 'no'} "
+                f"| {len(records)} | {_per_move(records, ours):.3f} | {_per_move(records, peer):.3f} |",
+                flush=True,
+            )
+
+
+def _per_move(records: list[dict[str, Any]], spec: str) -> float:
+    seconds = decisions = 0.0
+    for r in records:
+        a = r["arena"]
+        for s, agent in enumerate(a["agents"]):
+            if agent == spec:
+                seconds += a["seconds"][s]
+                decisions += a["decisions"][s]
+    return seconds / decisions if decisions else 0.0
+
+
+if __name__ == "__main__":
+    main()
