@@ -6,26 +6,34 @@
 
 The agent sees only its seat's view. Every iteration it
 
-1. **determinizes**: `game.sample_state(view, rng)` deals every card it cannot see at random, consistent
-   with what it knows (DESIGN.md §2) — the one way it ever gets a full state;
-2. **selects** down one tree of the observer's information sets, keyed by action ids: at each node the
-   player to move (any seat, opponents included) picks the child with the best UCB value *for that
-   player* among the actions legal in this determinization. The exploration term uses availability
-   counts (how often the action was legal when its parent was visited), not the parent's visits, since
-   an action is not legal in every determinization. At the root (the observer's own decision) the
-   moves are chosen by sequential halving or by PUCT (**The root**, below);
+1. **determinizes**: deals every card it cannot see at random, consistent with what it knows
+   (`game.sampler(view)`, the view read once and dealt from at every iteration; DESIGN.md §2) — the
+   one way it ever gets a full state;
+2. **selects** down one tree of the observer's information sets, keyed by action ids. The observer's
+   moves are chosen by UCB among the actions legal in this determinization, with availability counts
+   (how often the action was legal when its parent was visited), since an action is not legal in every
+   determinization. The other seats move as their model says (`opponents`, below). At the root, the
+   observer's own decision, moves are chosen by sequential halving or by PUCT (**The root**, below);
 3. **expands** one untried legal action;
-4. **rolls out** by the game's heuristic on the determinized state's views (or by random play), to the
-   end of the game or to the horizon (below);
+4. **rolls out** on the determinized state to the end of the game or to the horizon (below);
 5. **backs up** the vector of every seat's return: each node keeps every seat's total, so the tree
    serves any number of players (max^n-style: each player maximizes their own).
 
+**How seats play inside the simulations** (`rollout` for every seat after the tree, `opponents` for
+the other seats inside it):
+- `quick`: the game's quick policy (`bodoge.games.<game>.rollout`): a sensible move decided on the
+  full state in about the time the engine takes to apply it, from only what the seat to move knows;
+- `heuristic`: the game's view-based heuristic on the seat's view (without its log): the same kind of
+  play at ten times the cost of the move itself;
+- `random`: uniformly among the legal actions;
+- `tree` (`opponents` only): the other seats choose by UCB in the tree too (plain SO-ISMCTS), so the
+  tree branches on every seat's moves;
+- `auto` (the default for both): `quick` where the game has a quick policy, else `random` for the
+  rollouts and `tree` for the other seats.
+Modelling the other players as sensible players spends every iteration on the observer's own
+choices; a tree over every seat's moves needs more iterations than a second gives.
+
 **The root** (`root=`):
-- `puct`: PUCT with the game heuristic's move as a prior (`prior`), so the search spends its first
-  iterations on the move a sensible player would make and turns to others as evidence comes in. The
-  move played is the root child visited most (ties: the better mean). It replaces the heuristic's move
-  only if its mean return is higher by `z` standard errors (returns lie in [0, 1], so a variance of at
-  most 1/4): a small budget spread over many moves makes some look good by luck;
 - `halving` (the default): sequential halving (Karnin, Koren & Somekh 2013) on common random numbers.
   The budget is cut into ⌈log2 k⌉ equal phases for k legal moves. A phase plays batches: one
   determinization, then every move still in the running from a clone of it, each followed by the same
@@ -33,17 +41,18 @@ The agent sees only its seat's view. Every iteration it
   the moves by mean return drop out, except the heuristic's move, which always stays. The move played
   is the best one left; it replaces the heuristic's only if the mean of their paired differences (same
   cards, same luck afterwards) exceeds `z` standard errors of that mean. Pairing removes the luck of
-  the deal from the comparison, which in games this random is most of the noise. Measured against
-  n − 1 heuristics at the default budget: Tottarot with 5 players 0.38 ± 0.17 against `puct`'s
-  0.27 ± 0.10 (60 games each on the same deals, fair 0.20); Hangover with 4 players 0.28 ± 0.09
-  against 0.26 ± 0.08 (92 games each on the same deals, fair 0.25).
+  the deal from the comparison, which in games this random is most of the noise;
+- `puct`: PUCT with the game heuristic's move as a prior (`prior`), so the search spends its first
+  iterations on the move a sensible player would make and turns to others as evidence comes in. The
+  move played is the root child visited most (ties: the better mean). It replaces the heuristic's move
+  only if its mean return is higher by `z` standard errors (returns lie in [0, 1], so a variance of at
+  most 1/4).
 
 **Budget.** `iterations=N` (at most 1,000,000), `seconds=S` (at most 3600), or both (whichever ends
-first). The default is 1000 iterations or 0.9 s, whichever ends first: under one second a move on
-every game here (on the 2-core machine Tottarot often reaches 1000 iterations sooner; the other games
-use the 0.9 s). An iteration budget alone is deterministic — the same view and the same `rng` give
-the same move — and the arena's backends then give identical records; a time budget depends on the
-machine's speed.
+first). The default is 4000 iterations or 0.9 s, whichever ends first: under one second a move in
+every game here, and in most games the iterations end first. An iteration budget alone is
+deterministic — the same view and the same `rng` give the same move — and the arena's backends then
+give identical records; a time budget depends on the machine's speed.
 
 **Bounded horizon** (`horizon=`), for long matches of several rounds:
 - `end`: every simulation runs to the end of the game and is valued by `returns()`;
@@ -61,21 +70,10 @@ machine's speed.
 - `rank` (the default): each player's share of the pairwise comparisons they win (ties count half),
   so a second place is worth more than a last — a round's +1 chip or a smaller payment counts.
 
-**Other parameters:** `rollout` (`auto`, the default: the game's heuristic where it has one, else
-random; `heuristic`; `random`); `c` (exploration constant, default 0.7 for returns in [0, 1]);
-`prior` (with `root=puct`: the weight of the heuristic's move in the root prior, default 0.5; 0: plain
-UCT at the root, and no heuristic is consulted there); `z` (default 1.5); `opponents` (`heuristic`, the
-default: the other seats play the game's heuristic on their own views inside the tree too, so no
-seat's choice in the tree depends on cards it cannot see, and the tree branches only on the
-observer's own moves; `tree`: every seat chooses by UCT inside the tree, as in SO-ISMCTS). The default
-models the other players as sensible players and spends every iteration on the observer's own
-choices; a tree over every seat's moves needs more iterations than a second gives. Measured with
-`root=puct` (Tottarot, 4 players, against three heuristics, 80 games): at 200 iterations `heuristic`
-0.28 ± 0.07 and `tree` 0.30 ± 0.07, both within reach of the fair 0.25; at 1000 iterations
-`heuristic` 0.35 ± 0.07.
-
-Simulations build their views with `view(seat, log=False)`: no heuristic reads the log, and building
-it was most of a simulation's cost.
+**Other parameters:** `c` (exploration constant, default 0.7 for returns in [0, 1]); `prior` (with
+`root=puct`: the weight of the heuristic's move in the root prior, default 0.5; 0: plain UCT at the
+root, and no heuristic is consulted there); `z` (default 1.5). Measured speed and strength, beside
+OpenSpiel's ISMCTS and our heuristic, are in the README (`bench/search.py`, `bench/peer.py`).
 """
 
 from __future__ import annotations
@@ -92,7 +90,7 @@ from bodoge.agents.heuristic import QuickPolicy, heuristic_policy, quick_policy
 from bodoge.core.game import Game, State
 from bodoge.errors import BadOption
 
-DEFAULT_ITERATIONS = 1000
+DEFAULT_ITERATIONS = 4000
 DEFAULT_SECONDS = 0.9
 DEFAULT_PRIOR = 0.5
 DEFAULT_Z = 1.5
