@@ -9,8 +9,8 @@ from typing import Any
 import bodoge
 from bodoge.games.troika.cards import tiles_of
 from bodoge.games.troika.heuristic import act
-from bodoge.games.troika.rules import E_REMOVED, E_ROUND, E_ROUND_END, TroikaState
-from bodoge.games.troika.sampling import replay_round
+from bodoge.games.troika.rules import E_DEAL, E_DRAW, E_RETURN_HAND, E_ROUND, TroikaState
+from bodoge.games.troika.sampling import _play_round
 
 
 def untexted(event: dict[str, Any]) -> dict[str, Any]:
@@ -25,23 +25,16 @@ def make(players: int, **options: Any) -> Any:
 
 
 def history_is_consistent(s: TroikaState) -> None:
-    """Every round's events, hidden tiles included, replay to the round's end or to the state now:
-    each draw and flip took a tile that was face down, each return a tile the player held."""
+    """The round in play, hidden tiles included, replays through the rules to the state now: each
+    draw and flip took a tile that was face down, each return a tile the player held. (Earlier rounds
+    keep the tiles the seat did not see unknown: nothing in them bears on play, TR-D10.)"""
     ev = s.events
-    starts = [i for i, e in enumerate(ev) if e[0] == E_ROUND]
-    for k, a in enumerate(starts):
-        b = starts[k + 1] if k + 1 < len(starts) else len(ev)
-        seg = ev[a:b]
-        t = s.clone()
-        if seg[-1][0] == E_ROUND_END:
-            # set-aside tiles are never shown: replay without them (the pool is just larger)
-            replay_round(t, [e for e in seg if e[0] != E_REMOVED], [0] * 15)
-            assert [tiles_of(h) for h in t.hands] == [list(h) for h in seg[-1][3]]
-            assert [tiles_of(c) for c in t.containers] == [list(c) for c in seg[-1][4]]
-        else:
-            replay_round(t, seg, s.removed)
-            assert t.hands == s.hands and sorted(t.pool) == sorted(s.pool)
-            assert t.known == s.known and t.mine == s.mine
+    start = max(i for i, e in enumerate(ev) if e[0] == E_ROUND)
+    assert all(e[2] is not None for e in ev[start:] if e[0] in (E_DEAL, E_DRAW, E_RETURN_HAND))
+    t = _play_round(s.game, ev[:start], [list(e) for e in ev[start:]], s.removed, random.Random(0))
+    assert t.events == ev and t.hands == s.hands and sorted(t.pool) == sorted(s.pool)
+    assert t.known == s.known and t.mine == s.mine and t.containers == s.containers
+    assert t.current_player == s.current_player and t.chips == s.chips
 
 
 def test_returned_tile_is_remembered_until_flipped() -> None:
@@ -165,15 +158,9 @@ def test_heuristic_beats_random() -> None:
     assert wins / games > 0.6
 
 
-def test_sample_state_on_a_crowded_tile_set(monkeypatch: Any) -> None:
+def test_sample_state_on_a_crowded_tile_set() -> None:
     """With few numbers, hidden draws often take the seat's own returned tiles back out of the
-    pool; the rebuilt histories must still be possible ones (the last-resort fill is never used)."""
-    from bodoge.games.troika import sampling
-
-    def never(*args: Any) -> None:
-        raise AssertionError("sample_state fell back to an unchecked history")
-
-    monkeypatch.setattr(sampling, "_fill_anyway", never)
+    pool; the rebuilt histories must still be possible ones, played through the rules."""
     rng = random.Random(7)
     for players in (2, 3, 4):
         game = make(players, tile_counts={"7": 12, "8": 2, "9": 2}, two_player_removed=2)
@@ -190,9 +177,29 @@ def test_sample_state_on_a_crowded_tile_set(monkeypatch: Any) -> None:
                 s.apply(act(game, s.view(q), rng) if rng.random() < 0.6 else rng.choice(s.legal_actions()))
 
 
+def test_the_position_that_crashed_under_strong_play() -> None:
+    """Issue #17's repro: a seat returns a tile face down, P1 later draws that very tile unseen and
+    declares Troika with it. Every other copy is in sight, so the only consistent hands hold the
+    returned tile: the sampler must not keep it in the pool (it was there only when returned, TR-D9)."""
+    deck = [6, 12, 14, 6, 3, 6, 3, 4, 5, 3, 9, 10, 11, 12, 13, 14, 15, 1, 2, 1, 1, 2, 2, 7, 7, 6, 7, 7, 8, 8]
+    s = make(3).new_state(seed=0, deck=deck)
+    for a in [15, 2, 5, 21, 2, 8, 9, 2, 11, 12, 3, 14, 0, 4, 0, 0, 27, 1, 6, 15, 6, 6, 46]:
+        s.apply(a)
+    assert s.view(0)["declared"] == [False, True, False]
+    for p in range(3):
+        v = s.view(p)
+        for k in range(25):
+            s2 = s.game.sample_state(v, random.Random(k))
+            assert s2.view(p) == v
+            history_is_consistent(s2)
+            s2.check_invariants()
+            s2.apply(s2.legal_actions()[-1])  # play goes on legally
+
+
 def test_a_returned_tile_drawn_back_out_unseen() -> None:
     """P2 returns its only 8; P0 draws it unseen, and with the pool empty puts it back; P1 flips it.
-    From P2's view the 8 that P0 returned must be the one P0 drew: every sample's history says so."""
+    From P2's view the 8 that P0 returned must be the one P0 drew: every sample's history of the round
+    in play says so."""
     counts = {"1": 3, "2": 3, "3": 4, "8": 1}
     deck = [1, 1, 8, 2, 2, 1, 2, 3, 8, 3, 3, 3, 8]
     s = make(3, rounds=2, tile_counts=counts).new_state(seed=0, deck=deck)
@@ -215,4 +222,7 @@ def test_a_returned_tile_drawn_back_out_unseen() -> None:
                 for e in s2.view(0)["log"]
                 if e["type"] in ("draw", "return_hand") and e["seat"] == 0
             ]
-            assert p0_log[:2] == [("draw", 8), ("return_hand", 8)], when
+            if when == "during the round":
+                assert p0_log[:2] == [("draw", 8), ("return_hand", 8)]
+            else:  # an earlier round's hidden tiles stay unknown: they bear on nothing now (TR-D10)
+                assert p0_log[:2] == [("draw", None), ("return_hand", None)]

@@ -1,20 +1,30 @@
 """Determinization for Troika (`Troika.sample_state`): a full state consistent with one seat's view.
 
-What a seat cannot see: the other hands, the face-down pool, the 2-player set-aside tiles, and the
-tiles in others' deal, draw and hand-return events (and so, at earlier rounds' ends, which of the
-unseen tiles were set aside and which were still face down). The sampler:
+What a seat cannot see in the round in play: the other hands, the face-down pool, the 2-player
+set-aside tiles, and the tiles in others' deal, draw and hand-return events. A tile the seat returned
+face down (TR-D9) was in the pool at that moment only: any later unseen draw may have taken it (the
+view's `returned_in_pool` is the rules' bookkeeping of what the seat may still count on, not a fact
+about the pool). The sampler:
 
-1. deals the tiles the seat cannot account for uniformly at random among the places they could be,
-   keeping the tiles the seat returned face down and still counts as in the pool (`returned_in_pool`)
-   in the pool, and giving every declarer a hand with which the declaration was legal (TR-7.1);
-2. rebuilds the hidden tiles of every round's events backwards from that position, so that every
-   seat's log is consistent with the sampled tiles (each draw took a tile that was face down, each
-   hand return put back a tile the player held, and the seat's own returns were in the pool);
-3. replays the current round's events to set the state.
+1. deals the tiles the seat cannot account for uniformly at random among the places they could be
+   now: the other hands, the pool and the set-aside tiles, giving every declarer a hand with which the
+   declaration was legal (TR-7.1; a declarer's hand does not change after it declares);
+2. walks the round's events back from that position to choose the tile of every hidden event, so
+   that each hidden draw took a tile the player holds now or returned later, each hand return put
+   back a tile the player held, and the pool held each tile the seat itself returned; a walk that
+   finds no such history (rare) is started again from step 1;
+3. plays the round from its start **through the rules**, with those tiles stacked as its chance
+   outcomes (TR-3.4) and the round's actions replayed, so every count, flip and declaration is the
+   rules' own. A sample the rules refuse is started again from step 1.
 
-Step 2 is a randomized walk that keeps, for each number, as many tiles in the pool as the seat's
-own later returns need; when a sampled position admits no such history (rare: it needs another
-player to have drawn one of the seat's returned tiles), the position is sampled again.
+Earlier rounds: every tile was reshuffled at each round's start (TR-D10) and every hand was shown at
+its end, so nothing hidden in them bears on play. Their events are kept as the seat saw them: a tile
+hidden from the seat stays unknown (None) in the sampled state.
+
+The walk prefers, for each hidden draw, a tile the seat's own earlier returns still need in the pool,
+and for each hidden return a tile they do not need (needs counted from the seat's known tiles); that
+bias is what makes the walk find a history at the first try in nearly every position. Step 1's
+position is uniform; the history is not weighted by its probability.
 """
 
 from __future__ import annotations
@@ -24,8 +34,10 @@ from collections.abc import Mapping, Sequence
 from operator import add
 from typing import Any
 
+from bodoge.errors import BadOption
 from bodoge.games.troika.cards import N_NUMBERS, counts_of
 from bodoge.games.troika.rules import (
+    DRAW,
     E_DEAL,
     E_DRAW,
     E_FLIP,
@@ -36,6 +48,10 @@ from bodoge.games.troika.rules import (
     E_ROUND_END,
     E_TAKE,
     E_TROIKA,
+    RETURN_CONTAINER,
+    RETURN_HAND,
+    TAKE,
+    TROIKA,
     Troika,
     TroikaState,
     parse_event,
@@ -223,25 +239,33 @@ def _declarer_hand(
 
 
 def _allocate_current(
-    game: Troika, view: Mapping[str, Any], vis: Mapping[str, Any], rng: random.Random
+    game: Troika,
+    view: Mapping[str, Any],
+    seg: Sequence[Sequence[Any]],
+    vis: Mapping[str, Any],
+    rng: random.Random,
 ) -> tuple[list[int], list[int], list[list[int]]] | None:
-    """Sample (pool, removed, hands) for the round in progress, from the seat's point of view."""
+    """Sample (pool, removed, hands) for the last round now, from the seat's point of view. At the
+    end of the game that round has ended and shown every hand (its `round_end`)."""
     n = game.num_players
     seat = view["seat"]
     unseen = list(game.tile_counts)
     own = counts_of(view["hand"]) if seat is not None else [0] * N_NUMBERS
-    known = counts_of(view["returned_in_pool"]) if seat is not None else [0] * N_NUMBERS
-    for place in (own, vis["mine"], *vis["containers"], known):
+    end = seg[-1] if seg[-1][0] == E_ROUND_END else None
+    shown = [counts_of(h) for h in end[3]] if end is not None else [own]
+    for place in (*shown, vis["mine"], *vis["containers"]):
         for v in range(N_NUMBERS):
             unseen[v] -= place[v]
     if min(unseen) < 0:
         return None
     hands = [[0] * N_NUMBERS for _ in range(n)]
-    if seat is not None:
+    if end is not None:
+        hands = shown
+    elif seat is not None:
         hands[seat] = own
     sizes = view["hand_sizes"]
     for q in range(n):
-        if q != seat and view["declared"][q]:
+        if q != seat and view["declared"][q] and end is None:
             h = _declarer_hand(game, unseen, sizes[q], vis["containers"][q], rng)
             if h is None:
                 return None
@@ -250,12 +274,12 @@ def _allocate_current(
                 unseen[v] -= h[v]
     rest = [v for v in range(N_NUMBERS) for _ in range(unseen[v])]
     rng.shuffle(rest)
-    pool = known.copy()
-    for v in rest[: view["pool_size"] - sum(known)]:
+    pool = [0] * N_NUMBERS
+    for v in rest[: view["pool_size"]]:
         pool[v] += 1
-    k = view["pool_size"] - sum(known)
+    k = view["pool_size"]
     for q in range(n):
-        if q != seat and not view["declared"][q]:
+        if q != seat and not view["declared"][q] and end is None:
             for v in rest[k : k + sizes[q]]:
                 hands[q][v] += 1
             k += sizes[q]
@@ -265,182 +289,86 @@ def _allocate_current(
     return pool, removed, hands
 
 
-def _allocate_past(
-    game: Troika, seg: Sequence[Sequence[Any]], vis: Mapping[str, Any], rng: random.Random
-) -> tuple[list[int], list[int], list[list[int]]]:
-    """Sample which of a finished round's unseen tiles were set aside and which still face down."""
-    end = seg[-1]
-    hands = [counts_of(h) for h in end[3]]
-    unseen = list(game.tile_counts)
-    for place in (vis["mine"], *[counts_of(c) for c in end[4]], *hands):
-        for v in range(N_NUMBERS):
-            unseen[v] -= place[v]
-    rest = [v for v in range(N_NUMBERS) for _ in range(unseen[v])]
-    rng.shuffle(rest)
-    removed = [0] * N_NUMBERS
-    for v in rest[: vis["removed"]]:
-        removed[v] += 1
-    pool = [0] * N_NUMBERS
-    for v in rest[vis["removed"] :]:
-        pool[v] += 1
-    return pool, removed, hands
-
-
-def _fill_anyway(seg: list[list[Any]], hands: Sequence[Sequence[int]]) -> None:
-    """Last resort (never seen in testing): hidden tiles no seat's view can check against the seat's."""
-    for e in seg:
-        if e[0] in (E_DEAL, E_DRAW, E_RETURN_HAND) and e[2] is None:
-            h = hands[e[1]]
-            e[2] = next((v + 1 for v in range(N_NUMBERS) if h[v]), 1)
+class _Refused(Exception):
+    """The rules refused a sampled round (a tile not face down when stacked, an illegal action)."""
 
 
 def sample_state(game: Troika, view: Mapping[str, Any], rng: random.Random) -> TroikaState:
     seat = view["seat"]
     events = [parse_event(d) for d in view["log"]]
-    starts = [i for i, e in enumerate(events) if e[0] == E_ROUND]
-    bounds = [(a, starts[k + 1] if k + 1 < len(starts) else len(events)) for k, a in enumerate(starts)]
-    final: tuple[list[int], list[int], list[list[int]]] | None = None
-    fallback = False
-    for a, b in bounds:
-        seg = events[a:b]
-        vis = visible_round(game, seg, seat)
-        ongoing = seg[-1][0] != E_ROUND_END
-        chosen = None
-        alloc = None
-        for attempt in range(ATTEMPTS):
-            alloc = (
-                _allocate_current(game, view, vis, rng) if ongoing else _allocate_past(game, seg, vis, rng)
-            )
-            if alloc is None:
-                continue
-            chosen = reconstruct(game, seg, alloc[0], alloc[1], alloc[2], rng, explore=attempt % 4 == 3)
-            if chosen is not None:
-                break
-        if alloc is None:  # pragma: no cover - the true position is always one such allocation
-            raise AssertionError("no position is consistent with this view")
-        if chosen is None:  # pragma: no cover
-            fallback = True
-            _fill_anyway(seg, alloc[2])
-        else:
-            for i, t in chosen.items():
-                seg[i][2] = t
-        events[a:b] = seg
-        final = alloc
-    assert final is not None
+    start = max(i for i, e in enumerate(events) if e[0] == E_ROUND)
+    seg = events[start:]
+    vis = visible_round(game, seg, seat)
+    for attempt in range(ATTEMPTS):
+        alloc = _allocate_current(game, view, seg, vis, rng)
+        if alloc is None:
+            continue
+        pool, removed, hands = alloc
+        chosen = reconstruct(game, seg, pool, removed, hands, rng, explore=attempt % 4 == 3)
+        if chosen is None:
+            continue
+        filled = [list(e) for e in seg]
+        for i, t in chosen.items():
+            filled[i][2] = t
+        try:
+            return _play_round(game, events[:start], filled, removed, rng)
+        except _Refused:  # pragma: no cover - the walk's history always replays
+            continue
+    # The true position is one such allocation, and its history one such walk: in testing the walk
+    # finds a history at its first or second try.
+    raise ValueError(f"no Troika position found consistent with this view after {ATTEMPTS} tries")
 
+
+def _play_round(
+    game: Troika,
+    earlier: Sequence[Sequence[Any]],
+    seg: Sequence[Sequence[Any]],
+    removed: Sequence[int],
+    rng: random.Random,
+) -> TroikaState:
+    """A state whose earlier rounds are `earlier` (as the seat saw them) and whose round in play is
+    `seg` (every tile known), played through the rules: the round's chance outcomes stacked (TR-3.4)
+    and its actions applied."""
     s = game.blank_state(rng)
     assert isinstance(s, TroikaState)
-    s._stack = None
-    s._stack_pos = 0
-    s.chips = list(view["chips"])
+    s.events = [tuple(e) for e in earlier]
+    s.chips = [0] * game.num_players
     s.last_placements = None
-    for e in events:
+    for e in earlier:
         if e[0] == E_ROUND_END:
+            s.chips = list(e[10])
             s.last_placements = list(e[7])
-    s.events = [tuple(e) for e in events]
-    a = starts[-1]
-    pool, removed, hands = final
-    if fallback:  # pragma: no cover
-        set_round_directly(s, events[a:], pool, removed, hands, view)
-    else:
-        replay_round(s, events[a:], removed)
-    s.current_player = view["current_player"]
-    s._legal = None
-    return s
-
-
-def replay_round(s: TroikaState, seg: Sequence[Sequence[Any]], removed: Sequence[int]) -> None:
-    """Set a state's round fields by replaying a round's events (all tiles known) from its start."""
-    g = s.game
-    n = g.num_players
-    s.round = seg[0][1]
-    s.start_player = seg[0][2]
-    s.pool = list(g.pool_start)
-    s.removed = [0] * N_NUMBERS
-    s.removed_size = 0
-    s.mine = [0] * N_NUMBERS
-    s.hands = [[0] * N_NUMBERS for _ in range(n)]
-    s.hand_sizes = [0] * n
-    s.containers = [[0] * N_NUMBERS for _ in range(n)]
-    s.container_sizes = [0] * n
-    s.known = [[0] * N_NUMBERS for _ in range(n)]
-    s.known_sizes = [0] * n
-    s.known_total = 0
-    s.declared = [False] * n
-    s.n_declared = 0
-    s.first_declarer = None
-    for e in seg[1:]:
+    s.round = seg[0][1] - 1
+    stacked: list[int] = []
+    actions: list[int] = []
+    for e in seg:
         kind = e[0]
         if kind == E_REMOVED:
-            for v in range(N_NUMBERS):
-                for _ in range(removed[v]):
-                    s.pool.remove(v + 1)
-            s.removed = list(removed)
-            s.removed_size = e[1]
-        elif kind == E_DEAL:
-            s.pool.remove(e[2])
-            s.hands[e[1]][e[2] - 1] += 1
-            s.hand_sizes[e[1]] += 1
-        elif kind == E_FLIP:
-            s.pool.remove(e[2])
-            s.mine[e[2] - 1] += 1
-            if s.known_total:
-                s._pool_exit(e[2], None)
-        elif kind == E_TAKE:
-            s.mine[e[2] - 1] -= 1
-            s.containers[e[1]][e[2] - 1] += 1
-            s.container_sizes[e[1]] += 1
+            stacked += [v + 1 for v in range(N_NUMBERS) for _ in range(removed[v])]
+        elif kind in (E_DEAL, E_FLIP, E_DRAW):
+            stacked.append(e[2])
+        if kind == E_TAKE:
+            actions.append(TAKE + e[2] - 1)
         elif kind == E_DRAW:
-            s.pool.remove(e[2])
-            s.hands[e[1]][e[2] - 1] += 1
-            s.hand_sizes[e[1]] += 1
-            if s.known_total:
-                s._pool_exit(e[2], e[1])
+            actions.append(DRAW)
         elif kind == E_RETURN_HAND:
-            q, i = e[1], e[2] - 1
-            s.hands[q][i] -= 1
-            s.hand_sizes[q] -= 1
-            s.pool.append(e[2])
-            s.known[q][i] += 1
-            s.known_sizes[q] += 1
-            s.known_total += 1
+            actions.append(RETURN_HAND + e[2] - 1)
         elif kind == E_RETURN_CONTAINER:
-            s.containers[e[1]][e[2] - 1] -= 1
-            s.container_sizes[e[1]] -= 1
-            s.mine[e[2] - 1] += 1
+            actions.append(RETURN_CONTAINER + e[2] - 1)
         elif kind == E_TROIKA:
-            if s.first_declarer is None:
-                s.first_declarer = e[1]
-            s.declared[e[1]] = True
-            s.n_declared += 1
-
-
-def set_round_directly(
-    s: TroikaState,
-    seg: Sequence[Sequence[Any]],
-    pool: Sequence[int],
-    removed: Sequence[int],
-    hands: Sequence[Sequence[int]],
-    view: Mapping[str, Any],
-) -> None:  # pragma: no cover - the last-resort path of sample_state
-    g = s.game
-    n = g.num_players
-    vis = visible_round(g, seg, view["seat"])
-    s.round = seg[0][1]
-    s.start_player = seg[0][2]
-    s.pool = [v + 1 for v in range(N_NUMBERS) for _ in range(pool[v])]
-    s.removed = list(removed)
-    s.removed_size = sum(removed)
-    s.mine = list(vis["mine"])
-    s.hands = [list(h) for h in hands]
-    s.hand_sizes = [sum(h) for h in hands]
-    s.containers = [list(c) for c in vis["containers"]]
-    s.container_sizes = [sum(c) for c in s.containers]
-    s.known = [[0] * N_NUMBERS for _ in range(n)]
-    if view["seat"] is not None:
-        s.known[view["seat"]] = counts_of(view["returned_in_pool"])
-    s.known_sizes = [sum(k) for k in s.known]
-    s.known_total = sum(s.known_sizes)
-    s.declared = list(view["declared"])
-    s.n_declared = sum(s.declared)
-    s.first_declarer = view["first_declarer"]
+            actions.append(TROIKA)
+    s._stack, s._stack_pos = stacked or None, 0
+    try:
+        s._new_round(stacked)
+        for a in actions:
+            if a not in s.legal_actions():
+                raise _Refused
+            # `apply` would keep a backup for a stacked deck's refusal; a refused sample is dropped
+            s._legal = None
+            s.history.append(a)
+            s._act(a)
+    except BadOption:
+        raise _Refused from None
+    if s._stack is not None:  # pragma: no cover - every outcome of the round is stacked
+        raise _Refused
+    return s
