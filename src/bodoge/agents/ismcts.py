@@ -490,8 +490,7 @@ class _Context:
             rand = rng.random
             while state.current_player is not None:
                 if policy is None:
-                    legal = state.legal_actions()
-                    state.apply(legal[int(rand() * len(legal))])
+                    state.apply_random(rand)
                 else:
                     state.apply(policy(state, rng))
                 steps += 1

@@ -264,6 +264,19 @@ class State:
             self._legal = [] if self.current_player is None else self._legal_actions()
         return list(self._legal)
 
+    def apply_random(self, rand: Callable[[], float]) -> int:
+        """Take a legal action chosen uniformly with `rand()` in [0, 1) (`random.Random.random`) and
+        return it: the rollouts of a search, without `apply`'s checks and copies (the action comes
+        from the legal list itself)."""
+        legal = self._legal
+        if legal is None:
+            legal = self._legal_actions()
+        a = legal[int(rand() * len(legal))]
+        self._legal = None
+        self.history.append(a)
+        self._apply(a)
+        return a
+
     def parse_action(self, text: str) -> int:
         """The id of a legal action from its text (or its number); IllegalAction if not legal now."""
         if not isinstance(text, str):
