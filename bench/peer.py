@@ -8,8 +8,8 @@ Each row is one arena run: bodoge's `ismcts:seconds=S` in one seat against n −
 seats rotated and deals duplicated (every deal is played once with our bot in each seat). The peer:
 - `openspiel` (the default): OpenSpiel's Python `ISMCTSBot` with one random rollout per simulation,
   UCT c = 2, max-visit final policy, playing through bodoge's OpenSpiel registration. It has no time
-  budget, so it gets the number of simulations it runs in S seconds on this machine, measured first on
-  positions of the same game (`bench/search.py`); the printed seconds per move show both sides' time;
+  budget, so each move gets the simulations it ran in S seconds on its moves before (`SpielAgent`);
+  the printed seconds per move show both sides' time;
 - `heuristic`: bodoge's rule-of-thumb bot for the game.
 The peer decides from the seat's view only: it searches from a state sampled from that view
 (`game.sample_state`), whose information state is the view itself, so it resamples exactly as it
@@ -25,6 +25,7 @@ from __future__ import annotations
 import argparse
 import random
 import sys
+import time
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
@@ -41,24 +42,34 @@ from search import spiel_bot, spiel_game, spiel_rate  # bench/search.py
 
 
 class SpielAgent:
-    """OpenSpiel's ISMCTSBot as a bodoge agent: `openspiel:simulations=N`."""
+    """OpenSpiel's ISMCTSBot as a bodoge agent with a time budget: `openspiel:seconds=S`.
 
-    def __init__(self, simulations: int = 100) -> None:
-        self.simulations = simulations
-        self.spec = f"openspiel:simulations={simulations}"
+    The bot has only a number of simulations, so each move gets as many as it ran in S seconds on the
+    moves before (a running mean of its own speed on this machine, under the same load as ours)."""
+
+    def __init__(self, seconds: float = 0.1) -> None:
+        self.seconds = seconds
+        self.spec = f"openspiel:seconds={seconds:g}"
         self._games: dict[str, Any] = {}
+        self._rate: dict[str, float] = {}  # simulations per second, per game
 
     def act(self, game: Game, view: Mapping[str, Any], rng: random.Random) -> int:
         key = repr(game)
         if key not in self._games:
             self._games[key] = spiel_game(game)
+            self._rate[key] = spiel_rate(game, positions(game, 3), 30)
         sgame = self._games[key]
         legal = agents.legal_ids(view)
         if len(legal) == 1:
             return legal[0]
+        simulations = max(1, round(self._rate[key] * self.seconds))
+        start = time.perf_counter()
         state = BodogeSpielState(sgame, game.sample_state(view, rng))
-        bot = spiel_bot(sgame, self.simulations, rng.getrandbits(32))
-        return int(bot.step(state))
+        bot = spiel_bot(sgame, simulations, rng.getrandbits(32))
+        action = int(bot.step(state))
+        rate = simulations / (time.perf_counter() - start)
+        self._rate[key] = 0.8 * self._rate[key] + 0.2 * rate
+        return action
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -86,12 +97,7 @@ def main(argv: list[str] | None = None) -> None:
         for n in args.players:
             if not cls.min_players <= n <= cls.max_players:
                 continue
-            game = bodoge.make(name, players=n)
-            if args.against == "openspiel":
-                rate = spiel_rate(game, positions(game, 6), 100)
-                peer = f"openspiel:simulations={max(1, round(rate * args.seconds))}"
-            else:
-                peer = "heuristic"
+            peer = f"openspiel:seconds={args.seconds:g}" if args.against == "openspiel" else "heuristic"
             games = -(-args.games // n) * n  # whole deals: our bot in every seat
             config = arena.SimConfig(
                 game=name, players=n, agents=[ours] + [peer] * (n - 1), games=games, seed=1
