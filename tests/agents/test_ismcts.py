@@ -234,3 +234,70 @@ def test_every_agent_plays_legal_actions_in_every_game(name: str, players: int) 
         assert action in state.legal_actions(), f"{bot.spec} chose {action} at {state.decision()}"
         state.apply(action)
         step += 1
+
+
+# -- how seats play inside the simulations (issue #17) ---------------------------------------------
+
+
+def test_quick_policies_are_found_where_a_game_has_one() -> None:
+    from bodoge.agents.heuristic import quick_policy
+    from bodoge.games.tottarot import rollout
+
+    assert quick_policy(bodoge.make("tottarot")) is rollout.act
+    assert quick_policy(TinyGame(3)) is None  # a game outside bodoge.games without a quick_act
+    bot = ISMCTSAgent(iterations=10, rollout="quick")
+    with pytest.raises(BadOption, match="quick policy"):
+        bot.check(TinyGame(3))
+    policy, model = ISMCTSAgent(iterations=10).policies(TinyGame(3))
+    assert policy is None and model is None  # auto: random rollouts, UCT for every seat
+    policy, model = ISMCTSAgent(iterations=10).policies(bodoge.make("tottarot"))
+    assert policy is model is rollout.act  # auto: the quick policy for both
+
+
+@pytest.mark.parametrize("spec", ["rollout=heuristic,opponents=heuristic", "rollout=random,opponents=random"])
+def test_every_way_of_playing_the_simulations_gives_legal_moves(spec: str) -> None:
+    game = bodoge.make("tottarot", players=3)
+    bot = agents.make(f"ismcts:iterations=40,{spec}")
+    for i, state in enumerate(positions(game, range(2), every=7)):
+        seat = state.current_player
+        assert seat is not None
+        assert bot.act(game, state.view(seat), random.Random(i)) in state.legal_actions()
+
+
+def test_apply_random_takes_each_legal_action() -> None:
+    state = bodoge.make("troika", players=3).new_state(seed=2)
+    legal = state.legal_actions()
+    seen = set()
+    for k in range(200):
+        copy = state.clone()
+        a = copy.apply_random(random.Random(k).random)
+        assert a in legal and copy.history == [*state.history, a]
+        seen.add(a)
+    assert seen == set(legal)
+
+
+@pytest.mark.parametrize("name", bodoge.games())
+def test_a_sampler_reads_a_view_once_and_samples_like_sample_state(name: str) -> None:
+    game = bodoge.make(name, players=3)
+    for state in positions(game, range(2), every=9):
+        seat = state.current_player
+        assert seat is not None
+        view = state.view(seat)
+        sample = game.sampler(view)
+        for k in range(3):
+            assert sample(random.Random(k)).view(seat) == view
+            assert sample(random.Random(k)).view(None) == game.sample_state(view, random.Random(k)).view(None)
+
+
+def test_clones_of_a_sampled_state_meet_the_same_chance() -> None:
+    game = bodoge.make("troika", players=3)
+    state = game.new_state(seed=4)
+    sampled = game.sample_state(state.view(0), random.Random(1))
+    a, b = sampled.clone(), sampled.clone()
+    for _ in range(60):  # across a round's end: the next round's deal comes from the state's own chance
+        if a.is_terminal:
+            break
+        move = a.legal_actions()[0]
+        a.apply(move)
+        b.apply(move)
+        assert a.view(None) == b.view(None)
