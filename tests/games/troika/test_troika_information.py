@@ -6,11 +6,31 @@ import json
 import random
 from typing import Any
 
+import pytest
+
 import bodoge
-from bodoge.games.troika.cards import tiles_of
+from bodoge.errors import BadOption
+from bodoge.games.troika.cards import N_NUMBERS, tiles_of
 from bodoge.games.troika.heuristic import act
-from bodoge.games.troika.rules import E_DEAL, E_DRAW, E_RETURN_HAND, E_ROUND, TroikaState
-from bodoge.games.troika.sampling import _play_round
+from bodoge.games.troika.rules import (
+    DRAW,
+    E_DEAL,
+    E_DRAW,
+    E_FLIP,
+    E_RETURN_CONTAINER,
+    E_RETURN_HAND,
+    E_ROUND,
+    E_TAKE,
+    E_TROIKA,
+    RETURN_CONTAINER,
+    RETURN_HAND,
+    TAKE,
+    TROIKA,
+    TroikaState,
+    weighted_hands,
+)
+from bodoge.games.troika.sampling import _legal_hands
+from bodoge.games.troika.scoring import zero_waste_with_fuel
 
 
 def untexted(event: dict[str, Any]) -> dict[str, Any]:
@@ -25,16 +45,65 @@ def make(players: int, **options: Any) -> Any:
 
 
 def history_is_consistent(s: TroikaState) -> None:
-    """The round in play, hidden tiles included, replays through the rules to the state now: each
-    draw and flip took a tile that was face down, each return a tile the player held. (Earlier rounds
-    keep the tiles the seat did not see unknown: nothing in them bears on play, TR-D10.)"""
+    """The whole game, hidden tiles included, replays through the rules to this very state: each deal,
+    draw and flip took a tile that was face down, each return a tile the player held, each declaration
+    was legal, and each round ended with the hands it showed. (The rules keep only the round in play's
+    2-player set-aside tiles; for an earlier round any that fit its events will do, TR-3.3.)"""
+    game = s.game
     ev = s.events
-    start = max(i for i, e in enumerate(ev) if e[0] == E_ROUND)
-    assert all(e[2] is not None for e in ev[start:] if e[0] in (E_DEAL, E_DRAW, E_RETURN_HAND))
-    t = _play_round(s.game, ev[:start], [list(e) for e in ev[start:]], s.removed, random.Random(0))
-    assert t.events == ev and t.hands == s.hands and sorted(t.pool) == sorted(s.pool)
+    starts = [i for i, e in enumerate(ev) if e[0] == E_ROUND]
+    played: list[tuple[list[int], list[int]]] = []
+    for a, b in zip(starts, [*starts[1:], len(ev)], strict=True):
+        chance: list[int] = []
+        actions: list[int] = []
+        net = [0] * N_NUMBERS  # tiles of each number out of the pool so far, and the most ever
+        most = [0] * N_NUMBERS
+        for e in ev[a:b]:
+            kind, t = e[0], e[2] if len(e) > 2 else None
+            if kind in (E_DEAL, E_DRAW, E_FLIP, E_RETURN_HAND):
+                assert isinstance(t, int), f"a hidden tile left unknown in {e}"
+                net[t - 1] += -1 if kind == E_RETURN_HAND else 1
+                most[t - 1] = max(most[t - 1], net[t - 1])
+            if kind in (E_DEAL, E_DRAW, E_FLIP):
+                chance.append(t)
+            if kind == E_DRAW:
+                actions.append(DRAW)
+            elif kind == E_TAKE:
+                actions.append(TAKE + t - 1)
+            elif kind == E_RETURN_HAND:
+                actions.append(RETURN_HAND + t - 1)
+            elif kind == E_RETURN_CONTAINER:
+                actions.append(RETURN_CONTAINER + t - 1)
+            elif kind == E_TROIKA:
+                actions.append(TROIKA)
+        if b == len(ev):
+            removed = tiles_of(s.removed)
+        else:  # set aside what the pool never needed, number by number
+            removed = []
+            room = [game.tile_counts[i] - most[i] for i in range(N_NUMBERS)]
+            for i in range(N_NUMBERS):
+                take = min(room[i], game.removed_per_round - len(removed))
+                removed += [i + 1] * take
+        played.append((removed + chance, actions))
+    t = game.stacked_state(played[0][0], random.Random(0))
+    for i, (_, actions) in enumerate(played):
+        t.play_stacked(actions, next_round=played[i + 1][0] if i + 1 < len(played) else None)
+    assert t.events == ev and t.history == s.history and t.chips == s.chips
+    assert t.hands == s.hands and sorted(t.pool) == sorted(s.pool) and t.removed == s.removed
     assert t.known == s.known and t.mine == s.mine and t.containers == s.containers
-    assert t.current_player == s.current_player and t.chips == s.chips
+    assert t.current_player == s.current_player and t.declared == s.declared
+
+
+def samples_agree(s: TroikaState, seat: int | None, seeds: int, rng: random.Random | None = None) -> None:
+    """sample_state(view) keeps the view, rebuilds a possible history, and play goes on legally."""
+    v = s.view(seat)
+    for k in range(seeds):
+        s2 = s.game.sample_state(v, rng or random.Random(k))
+        assert s2.view(seat) == v
+        s2.check_invariants()
+        history_is_consistent(s2)
+        if not s2.is_terminal:
+            s2.apply(s2.legal_actions()[-1])
 
 
 def test_returned_tile_is_remembered_until_flipped() -> None:
@@ -119,10 +188,9 @@ def test_sample_state_varies_hidden_tiles_and_keeps_known_ones() -> None:
     others = set()
     for _ in range(20):
         s2 = game.sample_state(v, rng)
+        assert s2.view(2) == v  # its returned tiles too (`returned_in_pool`: the rules' count)
         assert tiles_of(s2.hands[2]) == v["hand"]
         assert [tiles_of(c) for c in s2.containers] == v["containers"]
-        for n in v["returned_in_pool"]:
-            assert s2.pool.count(n) >= v["returned_in_pool"].count(n)
         others.add(json.dumps([tiles_of(s2.hands[q]) for q in (0, 1, 3)]))
     assert len(others) > 1
 
@@ -186,14 +254,15 @@ def test_the_position_that_crashed_under_strong_play() -> None:
     for a in [15, 2, 5, 21, 2, 8, 9, 2, 11, 12, 3, 14, 0, 4, 0, 0, 27, 1, 6, 15, 6, 6, 46]:
         s.apply(a)
     assert s.view(0)["declared"] == [False, True, False]
-    for p in range(3):
-        v = s.view(p)
-        for k in range(25):
-            s2 = s.game.sample_state(v, random.Random(k))
-            assert s2.view(p) == v
-            history_is_consistent(s2)
-            s2.check_invariants()
-            s2.apply(s2.legal_actions()[-1])  # play goes on legally
+    for p in (0, 1, 2, None):
+        samples_agree(s, p, seeds=25)
+    # P0 returned a 6 and P1 drew it unseen: P1's only legal hand is that 6 (container 3 3 3 4 5),
+    # the other 6s are in sight, and yet P0 still counts its 6 as face down.
+    v = s.view(0)
+    assert v["returned_in_pool"] == [6] and s.hands[1][6 - 1] == 1
+    for k in range(25):
+        s2 = s.game.sample_state(v, random.Random(k))
+        assert tiles_of(s2.hands[1]) == [6] and 6 not in s2.pool
 
 
 def test_a_returned_tile_drawn_back_out_unseen() -> None:
@@ -222,7 +291,115 @@ def test_a_returned_tile_drawn_back_out_unseen() -> None:
                 for e in s2.view(0)["log"]
                 if e["type"] in ("draw", "return_hand") and e["seat"] == 0
             ]
-            if when == "during the round":
-                assert p0_log[:2] == [("draw", 8), ("return_hand", 8)]
-            else:  # an earlier round's hidden tiles stay unknown: they bear on nothing now (TR-D10)
-                assert p0_log[:2] == [("draw", None), ("return_hand", None)]
+            # An earlier round is rebuilt through the rules too, so the same holds after it.
+            assert p0_log[:2] == [("draw", 8), ("return_hand", 8)]
+
+
+def test_samples_follow_the_chance_model() -> None:
+    """`sample_state` draws the hidden tiles with their probability given the view (TR-D18), not just
+    some consistent tiles: P0 returns the only 8, and P1's later unseen draw takes it with the chance
+    the pool gave it, while P2, dealt before the return, never holds it. Checked against an exact
+    enumeration of the chance events."""
+    counts = {"1": 3, "2": 3, "3": 3, "8": 1}
+    deck = [8, 1, 2, 3, 1, 2, 3, 3]  # deals P0 P1 P2, setup flip, P0's flip, P1's flip and draw, P2's flip
+    s = make(3, tile_counts=counts).new_state(seed=0, deck=deck)
+    s.apply("return hand 8")
+    s.apply("draw")
+    assert s.current_player == 2 and s.view(0)["returned_in_pool"] == [8]
+
+    # Exact: each chance event takes a tile uniformly from the pool; P0 sees its deal and the flips.
+    exact: dict[tuple[tuple[int, ...], tuple[int, ...]], float] = {}
+    pool = {1: 3, 2: 3, 3: 3, 8: 1}
+
+    def go(i: int, w: float, hands: tuple[tuple[int, ...], tuple[int, ...]]) -> None:
+        script = ["see 8", "P1", "P2", "see 3", "see 1", "return 8", "see 2", "P1", "see 3"]
+        if i == len(script):
+            key = (tuple(sorted(hands[0])), tuple(sorted(hands[1])))
+            exact[key] = exact.get(key, 0.0) + w
+            return
+        step = script[i]
+        size = sum(pool.values())
+        if step == "return 8":
+            pool[8] += 1
+            go(i + 1, w, hands)
+            pool[8] -= 1
+            return
+        for v in [int(step[4:])] if step.startswith("see") else list(pool):
+            if pool[v]:
+                pool[v] -= 1
+                if step == "P1":
+                    grown = (hands[0] + (v,), hands[1])
+                elif step == "P2":
+                    grown = (hands[0], hands[1] + (v,))
+                else:
+                    grown = hands
+                go(i + 1, w * (pool[v] + 1) / size, grown)
+                pool[v] += 1
+
+    go(0, 1.0, ((), ()))
+    total = sum(exact.values())
+    rng = random.Random(17)
+    v = s.view(0)
+    got: dict[tuple[tuple[int, ...], tuple[int, ...]], int] = {}
+    runs = 4000
+    for _ in range(runs):
+        s2 = s.game.sample_state(v, rng)
+        key = (tuple(tiles_of(s2.hands[1])), tuple(tiles_of(s2.hands[2])))
+        got[key] = got.get(key, 0) + 1
+    assert set(got) <= set(exact)
+    p1_has_8 = sum(w for (h1, _), w in exact.items() if 8 in h1) / total
+    assert 0.1 < p1_has_8 < 0.3  # 1 in 5 but for what the later flip says
+    assert sum(n for (h1, _), n in got.items() if 8 in h1) / runs == pytest.approx(p1_has_8, abs=0.03)
+    assert not any(8 in h2 for _, h2 in got)
+    tv = 0.5 * sum(abs(exact.get(k, 0.0) / total - got.get(k, 0) / runs) for k in set(exact) | set(got))
+    assert tv < 0.05
+
+
+def test_a_sampler_reads_the_view_once() -> None:
+    """`Troika.sampler(view)` (what a search uses) gives the same kind of samples as `sample_state`,
+    for players and spectators, in every round."""
+    game = make(4, rounds=2)
+    s = game.new_state(seed=8)
+    rng = random.Random(8)
+    while not s.is_terminal:
+        s.apply(
+            act(game, s.view(s.current_player), rng) if rng.random() < 0.7 else rng.choice(s.legal_actions())
+        )
+        if rng.random() < 0.1:
+            for p in (None, 0, 1, 2, 3):
+                v = s.view(p)
+                sample = game.sampler(v)
+                for _ in range(3):
+                    s2 = sample(rng)
+                    assert s2.view(p) == v
+                    history_is_consistent(s2)
+
+
+def test_legal_declarer_hands_are_all_found() -> None:
+    """The hands the sampler gives a declarer (TR-7.1) are exactly those with which hand plus
+    container split into sets with no waste and a fuel (TR-5.5.1), checked against every hand."""
+    rng = random.Random(4)
+    for _ in range(400):
+        avail = [0, *(rng.choice([0, 0, 1, 2, 3, 4]) for _ in range(N_NUMBERS))]
+        base = [0, *(rng.choice([0, 0, 0, 1, 2, 3]) for _ in range(N_NUMBERS))]
+        size = rng.randint(0, 4)
+        want = {
+            (0, *h)
+            for h, _ in weighted_hands(avail[1:], size)
+            if zero_waste_with_fuel(tuple(a + b for a, b in zip(h, base[1:], strict=True)))
+        }
+        assert set(_legal_hands(avail, size, base)) == want
+
+
+def test_an_impossible_view_is_refused() -> None:
+    """A view no game can produce (here: four flips of tile 1, which has three copies) is a
+    BadOption, not a crash or a wrong sample."""
+    s = make(3).new_state(seed=2)
+    while sum(1 for e in s.events if e[0] == E_FLIP) < 4:
+        s.apply(s.legal_actions()[0])
+    v = json.loads(json.dumps(s.view(0)))
+    for e in v["log"]:
+        if e["type"] == "flip":
+            e["tile"] = 1
+    with pytest.raises(BadOption, match="view"):
+        s.game.sample_state(v, random.Random(0))

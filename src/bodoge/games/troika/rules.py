@@ -14,13 +14,15 @@ down that it still counts as in the pool. One leaves that count when a tile of i
 or when the seat itself draws one (then it is public, or the seat holds it). Another player's draw is
 unseen, so it does not change the count, except when the pool becomes smaller than the count: then
 the pool held only known tiles and one of them was certainly drawn, and the count drops to what is
-still certain (one less of each number in it). `sample_state` keeps these tiles in the pool.
+still certain (one less of each number in it). The count is what the seat may rely on, not a fact
+about the pool: another player's unseen draw may have taken such a tile, so `sample_state` (in
+`sampling.py`) treats it as a tile of known number whose place is uncertain.
 """
 
 from __future__ import annotations
 
 import random
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from itertools import compress
 from math import comb
 from operator import add
@@ -28,7 +30,7 @@ from typing import Any, ClassVar
 
 from bodoge.core import options as opts
 from bodoge.core.game import Game, State
-from bodoge.errors import BadOption
+from bodoge.errors import BadOption, IllegalAction
 from bodoge.games.troika.cards import (
     DEFAULT_CHIPS,
     DEFAULT_TILE_COUNTS,
@@ -260,9 +262,28 @@ class Troika(Game):
         return self.rounds * self.total_tiles
 
     def sample_state(self, view: Mapping[str, Any], rng: random.Random) -> TroikaState:
-        from bodoge.games.troika.sampling import sample_state
+        return self.sampler(view)(rng)
 
-        return sample_state(self, view, rng)
+    def sampler(self, view: Mapping[str, Any]) -> Callable[[random.Random], TroikaState]:
+        """`sample_state` for many samples of one view, read once (`sampling.Sampler`)."""
+        from bodoge.games.troika.sampling import Sampler
+
+        return Sampler(self, view)
+
+    def stacked_state(self, outcomes: Sequence[int], rng: random.Random) -> TroikaState:
+        """The start of a game whose first round takes its chance outcomes from `outcomes` (TR-3.4),
+        with no seed and its own future chance from `rng`: what `sample_state` builds on, playing
+        on with `TroikaState.play_stacked`. BadOption if an outcome is not face down when used."""
+        s = self.blank_state(rng)
+        assert isinstance(s, TroikaState)
+        s._stack = list(outcomes) or None
+        s._stack_pos = 0
+        s.chips = [0] * self.num_players
+        s.round = 0
+        s.last_placements = None
+        s._next_outcomes = None
+        s._new_round()
+        return s
 
 
 class TroikaState(State):
@@ -281,6 +302,7 @@ class TroikaState(State):
         self.chips = [0] * n
         self.round = 0
         self.last_placements: list[int] | None = None
+        self._next_outcomes: list[int] | None = None  # see `play_stacked`
         self._new_round()
 
     def _checked_deck(self, deck: Any) -> list[int]:
@@ -315,11 +337,14 @@ class TroikaState(State):
 
     def _new_round(self, stacked: list[int] | None = None) -> None:
         """Set up the next round (§3). The first round uses the stacked deck, if any (TR-3.4); a
-        later round uses the RNG, unless a test passes that round's outcomes as `stacked`."""
+        later round uses the RNG, unless its outcomes are passed as `stacked` or queued by
+        `play_stacked`."""
         g = self.game
         n = g.num_players
         self.round += 1
         if self.round > 1:
+            if stacked is None:
+                stacked, self._next_outcomes = self._next_outcomes, None
             self._stack = stacked or None
             self._stack_pos = 0
         self.start_player = (self.round - 1) % n  # TR-3.1 / TR-D17
@@ -460,6 +485,23 @@ class TroikaState(State):
                 raise
         else:
             self._act(action)
+
+    def play_stacked(self, actions: Sequence[int], next_round: Sequence[int] | None = None) -> None:
+        """Apply `actions` through the rules to a state of `Troika.stacked_state`, each checked
+        (IllegalAction if not legal). `next_round` stacks the chance outcomes of the round that the
+        last action starts by ending this one (TR-3.4); BadOption if a stacked outcome is not face
+        down when used. Unlike `apply`, a refusal leaves the state part-played: `sample_state`, its
+        user, throws such a state away."""
+        self._next_outcomes = None if next_round is None else list(next_round)
+        for a in actions:
+            if self.current_player is None or a not in self._legal_actions():
+                raise IllegalAction(a, self.decision(), "not legal in the history being rebuilt")
+            self._legal = None
+            self.history.append(a)
+            self._act(a)  # not `_apply`: no backup copy per action for a stacked deck
+        if self._next_outcomes is not None:
+            self._next_outcomes = None
+            raise IllegalAction(actions[-1] if actions else None, self.decision(), "the round did not end")
 
     def _act(self, a: int) -> None:
         p = self.current_player

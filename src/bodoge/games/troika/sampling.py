@@ -1,41 +1,54 @@
-"""Determinization for Troika (`Troika.sample_state`): a full state consistent with one seat's view.
+"""Determinization for Troika (`Troika.sample_state`, `Troika.sampler`): a full state consistent with
+one seat's view, built through the rules.
 
-What a seat cannot see in the round in play: the other hands, the face-down pool, the 2-player
-set-aside tiles, and the tiles in others' deal, draw and hand-return events. A tile the seat returned
-face down (TR-D9) was in the pool at that moment only: any later unseen draw may have taken it (the
-view's `returned_in_pool` is the rules' bookkeeping of what the seat may still count on, not a fact
-about the pool). The sampler:
+Hidden from a seat in each round: the tiles of the other players' deals, draws and face-down hand
+returns, the 2-player set-aside tiles and the face-down pool (the round's end shows every hand). The
+actions themselves are public, so the view's log gives every action of the game.
 
-1. deals the tiles the seat cannot account for uniformly at random among the places they could be
-   now: the other hands, the pool and the set-aside tiles, giving every declarer a hand with which the
-   declaration was legal (TR-7.1; a declarer's hand does not change after it declares);
-2. walks the round's events back from that position to choose the tile of every hidden event, so
-   that each hidden draw took a tile the player holds now or returned later, each hand return put
-   back a tile the player held, and the pool held each tile the seat itself returned; a walk that
-   finds no such history (rare) is started again from step 1;
-3. plays the round from its start **through the rules**, with those tiles stacked as its chance
-   outcomes (TR-3.4) and the round's actions replayed, so every count, flip and declaration is the
-   rules' own. A sample the rules refuse is started again from step 1.
+How a round is sampled. Under the chance model (TR-D18: every deal, flip, draw and set-aside takes a
+physical tile uniformly from the pool) the numbers of the tiles the seat has not seen are, by deferred
+decisions, a uniformly random arrangement of the numbers it cannot account for: any two such tiles
+are interchangeable. Two things break that symmetry:
 
-Earlier rounds: every tile was reshuffled at each round's start (TR-D10) and every hand was shown at
-its end, so nothing hidden in them bears on play. Their events are kept as the seat saw them: a tile
-hidden from the seat stays unknown (None) in the sampled state.
+- the seat's own face-down returns ("marked" tiles: number known, place not). A returned tile was in
+  the pool when it went back; any later unseen draw may have taken it (TR-D9), and its taker may have
+  put it back. The view's `returned_in_pool` is what the seat may still rely on, not a fact;
+- declarations (TR-7.1): a declarer's hand, frozen from then on (TR-5.5.3), made a legal one.
 
-The walk prefers, for each hidden draw, a tile the seat's own earlier returns still need in the pool,
-and for each hidden return a tile they do not need (needs counted from the seat's known tiles); that
-bias is what makes the walk find a history at the first try in nearly every position. Step 1's
-position is uniform; the history is not weighted by its probability.
+So the round is a hidden Markov chain whose state is where the marked tiles are, plus the numbers in
+the declarers' hands (usually no state at all). `_Round` reads the round once and computes, event by
+event, the probability of each state given all the seat saw (flips, its own draws, declarations, the
+round's end); each sample draws a path back from the end (forward filtering, backward sampling), moves
+interchangeable tiles along it at random, and deals the numbers still free uniformly among them. This
+is exact under the chance model, taking another player's face-down return to be any tile of their hand
+with equal probability (their choice is hidden; any other rule would need their strategy).
+
+The game is then played through the rules (`Troika.stacked_state`, `TroikaState.play_stacked`): each
+round's chance outcomes stacked in order (TR-3.4) and the log's actions applied and checked.
+
+It never fails: the true history has positive probability, so no step of the forward pass is left
+without a state, and each path it gives replays legally by construction. A view that no game with these
+options can produce raises BadOption.
+
+A `Sampler` (what `Troika.sampler` returns: a search reads its view once) samples the round in play
+afresh at each call. Earlier rounds are sampled the same way, but once: all tiles are reshuffled each
+round (TR-D10), so nothing hidden in them bears on play now. They are drawn with a fixed seed, so
+they are a function of the log alone, and the last few are kept for the calls that share them (each
+call of a search, and every `sample_state` of a round).
+
+The spectator (seat None) is the same case with no marked tiles.
 """
 
 from __future__ import annotations
 
+import marshal
 import random
+import threading
 from collections.abc import Mapping, Sequence
-from operator import add
+from math import comb, factorial
 from typing import Any
 
-from bodoge.errors import BadOption
-from bodoge.games.troika.cards import N_NUMBERS, counts_of
+from bodoge.errors import BadOption, IllegalAction
 from bodoge.games.troika.rules import (
     DRAW,
     E_DEAL,
@@ -55,320 +68,501 @@ from bodoge.games.troika.rules import (
     Troika,
     TroikaState,
     parse_event,
-    weighted_hands,
 )
-from bodoge.games.troika.scoring import zero_waste_with_fuel
 
-ATTEMPTS = 300
+# A state of the forward pass: the marked tiles (and declarers' known tiles) as a sorted tuple of codes
+# 16 × place + number, place 0 for the pool and q + 1 for the hand of seat q. Pool codes sort first.
+Marks = tuple[int, ...]
+# What a path says about one event: None (an interchangeable tile, or nothing to choose), a number
+# (the marked tile of that number moved), or a declarer's hidden tiles (tile numbers).
+Choice = int | tuple[int, ...] | None
+# For one event: each state after it -> its possible states before it, with weight and choice.
+Back = dict[Marks, list[tuple[Marks, float, Choice]]]
+
+TINY = 5e-324  # a weight too small for a float is kept this small, never dropped (support = truth)
 
 
-def _pick(weights: Sequence[int], rng: random.Random) -> int:
-    """An index chosen with probability proportional to its (non-negative) weight."""
-    r = rng.randrange(sum(weights))
+def _with(s: Marks, code: int) -> Marks:
+    return tuple(sorted((*s, code)))
+
+
+def _without(s: Marks, code: int) -> Marks:
+    i = s.index(code)
+    return s[:i] + s[i + 1 :]
+
+
+def _pick(weights: Sequence[float], rng: random.Random) -> int:
+    """An index with probability proportional to its (positive) weight."""
+    r = rng.random() * sum(weights)
     for i, w in enumerate(weights):
         r -= w
         if r < 0:
             return i
-    raise AssertionError("unreachable")
+    return len(weights) - 1  # rounding at the very top
 
 
-def visible_round(game: Troika, seg: Sequence[Sequence[Any]], seat: int | None) -> dict[str, Any]:
-    """What the seat saw of a round's position at the end of `seg`: pool size, mine, containers,
-    its own hand and its known returned tiles (the same rule as `TroikaState._pool_exit`)."""
-    n = game.num_players
-    pool_size = game.total_tiles
-    removed = 0
-    mine = [0] * N_NUMBERS
-    containers = [[0] * N_NUMBERS for _ in range(n)]
-    hand = [0] * N_NUMBERS
-    known = [0] * N_NUMBERS
-    ksum = 0
-    hand_sizes = [0] * n
-    for e in seg:
-        kind = e[0]
-        if kind == E_REMOVED:
-            pool_size -= e[1]
-            removed = e[1]
-        elif kind in (E_DEAL, E_DRAW, E_FLIP):
-            pool_size -= 1
-            q, t = e[1], e[2]
-            if kind == E_FLIP:
-                mine[t - 1] += 1
-            else:
-                hand_sizes[q] += 1
-                if q == seat:
-                    hand[t - 1] += 1
-            if kind != E_DEAL and ksum:
-                if (kind == E_FLIP or q == seat) and known[t - 1]:
-                    known[t - 1] -= 1
-                    ksum -= 1
-                elif ksum > pool_size:
-                    known = [k - 1 if k else 0 for k in known]
-                    ksum = sum(known)
-        elif kind == E_TAKE:
-            mine[e[2] - 1] -= 1
-            containers[e[1]][e[2] - 1] += 1
-        elif kind == E_RETURN_CONTAINER:
-            containers[e[1]][e[2] - 1] -= 1
-            mine[e[2] - 1] += 1
-        elif kind == E_RETURN_HAND:
-            pool_size += 1
-            hand_sizes[e[1]] -= 1
-            if e[1] == seat:
-                hand[e[2] - 1] -= 1
-                known[e[2] - 1] += 1
-                ksum += 1
-    return {
-        "pool_size": pool_size,
-        "removed": removed,
-        "mine": mine,
-        "containers": containers,
-        "hand": hand,
-        "known": known,
-        "hand_sizes": hand_sizes,
-    }
+def _multinomial(parts: Sequence[int]) -> int:
+    out = factorial(sum(parts))
+    for k in parts:
+        out //= factorial(k)
+    return out
 
 
-def reconstruct(
-    game: Troika,
-    seg: Sequence[Sequence[Any]],
-    final_pool: Sequence[int],
-    final_removed: Sequence[int],
-    final_hands: Sequence[Sequence[int]],
-    rng: random.Random,
-    explore: bool = False,
-) -> dict[int, int] | None:
-    """Tiles for the hidden (None) deal/draw/return-hand events of a round, walking back from the
-    round's final position; None if this position admits no history found by the walk. `explore`
-    drops the walk's preferences (a retry that can find histories the preferences miss)."""
-    # need[v] before event i (going back): how many v the pool must hold for the known returns
-    # further back, given only the known tiles coming back into the pool (TR-D9 bookkeeping).
-    need = [0] * N_NUMBERS
-    needs: dict[int, list[int]] = {}
-    for i, e in enumerate(seg):
-        kind = e[0]
-        if kind in (E_DEAL, E_DRAW, E_RETURN_HAND, E_FLIP):
-            t = e[2]
-            if t is None:
-                needs[i] = need.copy()
-            else:
-                v = t - 1
-                d = 1 if kind == E_RETURN_HAND else -1
-                need[v] = max(0, need[v] + d)
-    pool = list(final_pool)
-    hands = [list(h) for h in final_hands]
-    chosen: dict[int, int] = {}
-    for i in range(len(seg) - 1, -1, -1):
-        e = seg[i]
-        kind = e[0]
-        if kind == E_FLIP:
-            pool[e[2] - 1] += 1
-        elif kind == E_REMOVED:
-            for v in range(N_NUMBERS):
-                pool[v] += final_removed[v]
-        elif kind in (E_DEAL, E_DRAW):
-            q, t = e[1], e[2]
-            h = hands[q]
-            if t is None:
-                if kind == E_DEAL:
-                    if sum(h) != 1:
-                        return None
-                    v = h.index(1)
+def _legal_hands(avail: Sequence[int], size: int, base: Sequence[int]) -> list[tuple[int, ...]]:
+    """Every multiset h of `size` tiles within `avail` (counts, index = number, 1–15) such that h plus
+    `base` splits into 3-tile sets with no waste and at least one fuel (TR-5.5.1 item 3)."""
+    found: set[tuple[int, ...]] = set()
+    h = [0] * 16
+    dead: set[tuple[int, int, int, int, bool]] = set()  # places from which no split completes
+
+    # Up the numbers: p1 jewels started at t − 1 and p2 at t − 2 still need a t (cf. scoring.py);
+    # the rest of the t's make fuels, r // 3 of them. True if some split completes from here.
+    def rec(t: int, p1: int, p2: int, left: int, fuel: bool) -> bool:
+        if t == 16:
+            if left == 0 and p1 == 0 and p2 == 0 and fuel:
+                found.add(tuple(h))
+                return True
+            return False
+        if (t, p1, p2, left, fuel) in dead:
+            return False
+        done = False
+        for x in range(min(avail[t], left) + 1):
+            c = base[t] + x - p1 - p2
+            if c < 0:
+                continue
+            h[t] = x
+            most = min(c, base[t + 1] + avail[t + 1] - p1) if t <= 13 else 0
+            for j in range(most + 1):  # j jewels t, t+1, t+2 start here (TR-5.2)
+                r = c - j
+                if r % 3 == 0 and rec(t + 1, j, p1, left - x, fuel or r > 0):
+                    done = True
+        h[t] = 0
+        if not done:
+            dead.add((t, p1, p2, left, fuel))
+        return done
+
+    if (size + sum(base)) % 3 == 0:
+        rec(1, 0, 0, size, False)
+    return sorted(found)
+
+
+# what the dealing pass does at an event (the others move nothing the seat cannot see)
+_REMOVE, _EXIT, _REVEAL, _RETURN, _DECLARE, _SHOW = range(6)
+
+
+class _Round:
+    """One round of the seat's log, read once: the forward pass over the marks, and what each sample
+    must fill in (the dealing pass's steps, and templates of the chance outcomes and actions)."""
+
+    def __init__(self, game: Troika, seat: int | None, events: list[list[Any]]) -> None:
+        self.game = game
+        self.seat = seat
+        self.number = events[0][1]
+        self.backs: dict[int, Back] = {}  # event index -> backpointers, where the marks may move
+        self.order: list[int] = []  # those indexes, last first
+        self.final: dict[Marks, float] = {(): 1.0}
+        self.ops: list[tuple[int, int, int, Any]] = []  # (op, event index, seat, tile or tiles)
+        # Outcomes after the set-aside ones, and actions: a tile number / action id, or -j where
+        # hidden event j supplies the tile.
+        self.outcomes: list[int] = []
+        self.actions: list[int] = []
+        self._read(events)
+
+    def _impossible(self, why: str) -> None:
+        raise BadOption(
+            "view",
+            f"round {self.number} of the log of seat {self.seat}",
+            "a view that a Troika game with these options can produce",
+            why,
+        )
+
+    # -- reading the round: the forward pass -------------------------------------------------------------
+
+    def _read(self, events: list[list[Any]]) -> None:
+        g = self.game
+        n = g.num_players
+        seat = self.seat
+        ops = self.ops
+        outcomes = self.outcomes
+        actions = self.actions
+        unseen = [0, *g.tile_counts]  # by number: the tiles the seat cannot see now (marked ones too)
+        usum = g.total_tiles
+        m = g.total_tiles  # the face-down pool's size before the event
+        sizes = [0] * n
+        containers = [[0] * 16 for _ in range(n)]
+        alpha = self.final  # {(): 1.0}: no marks until the seat returns a tile or another declares
+        trivial = True
+        legal_cache: dict[tuple[Any, ...], list[tuple[int, ...]]] = {}
+
+        for j, e in enumerate(events):
+            kind = e[0]
+            step: list[tuple[Marks, Marks, float, Choice]] = []  # (before, after, weight, choice)
+            if kind == E_FLIP or (kind in (E_DEAL, E_DRAW) and e[2] is not None):
+                # A flip, or the seat's own deal or draw: a tile t left the pool, seen.
+                t = e[2]
+                ops.append((_REVEAL, j, e[1], t))
+                outcomes.append(t)
+                if trivial:
+                    if unseen[t] <= 0 or m <= 0:
+                        self._impossible(f"a {t} left the pool when none could be there")
                 else:
-                    held = [v for v in range(N_NUMBERS) if h[v]]
-                    if not held:
-                        return None
-                    nd = needs[i]
-                    short = [v for v in held if pool[v] < nd[v]]
-                    cands = held if explore else (short or held)
-                    v = cands[_pick([h[c] for c in cands], rng)]
-                chosen[i] = v + 1
+                    for s in alpha:
+                        mp = sum(1 for c in s if c < 16)
+                        k = s.count(t)
+                        if k:  # the marked t itself
+                            step.append((s, _without(s, t), k, t))
+                        at = unseen[t] - sum(1 for c in s if c & 15 == t)
+                        if at > 0 and m > mp:  # an interchangeable tile, which was a t
+                            step.append((s, s, (m - mp) * at / (usum - len(s)), None))
+                    if not step:
+                        self._impossible(f"a {t} left the pool when none could be there")
+                unseen[t] -= 1
+                usum -= 1
+                m -= 1
+                if kind != E_FLIP:
+                    sizes[e[1]] += 1
+                    if kind == E_DRAW:
+                        actions.append(DRAW)
+            elif kind in (E_DEAL, E_DRAW):  # another player's deal or draw: any face-down tile
+                q = e[1]
+                if m <= 0:
+                    self._impossible(f"P{q} took a tile from an empty pool")
+                ops.append((_EXIT, j, q, None))
+                outcomes.append(-j)
+                if kind == E_DRAW:
+                    actions.append(DRAW)
+                if not trivial:
+                    slot = 16 * (q + 1)
+                    for s in alpha:
+                        mp = sum(1 for c in s if c < 16)
+                        if m > mp:
+                            step.append((s, s, m - mp, None))
+                        for c in set(s):
+                            if c < 16:
+                                step.append((s, _with(_without(s, c), slot + c), s.count(c), c))
+                m -= 1
+                sizes[q] += 1
+            elif kind == E_TAKE:
+                containers[e[1]][e[2]] += 1
+                actions.append(TAKE + e[2] - 1)
+            elif kind == E_RETURN_HAND:
+                q, t = e[1], e[2]
+                if t is None:  # another player's face-down return: any tile of their hand
+                    if sizes[q] <= 0:
+                        self._impossible(f"P{q} returned a tile from an empty hand")
+                    ops.append((_RETURN, j, q, None))
+                    actions.append(-j)
+                    if not trivial:
+                        slot = 16 * (q + 1)
+                        for s in alpha:
+                            mh = sum(1 for c in s if slot <= c < slot + 16)
+                            if sizes[q] > mh:
+                                step.append((s, s, sizes[q] - mh, None))
+                            for c in set(s):
+                                if slot <= c < slot + 16:
+                                    step.append((s, _with(_without(s, c), c - slot), s.count(c), c - slot))
+                else:  # the seat's own return: a marked tile enters the pool (TR-D9)
+                    actions.append(RETURN_HAND + t - 1)
+                    step = [(s, _with(s, t), 1.0, None) for s in alpha]
+                    unseen[t] += 1
+                    usum += 1
+                m += 1
+                sizes[q] -= 1
+            elif kind == E_RETURN_CONTAINER:
+                containers[e[1]][e[2]] -= 1
+                actions.append(RETURN_CONTAINER + e[2] - 1)
+            elif kind == E_TROIKA:
+                actions.append(TROIKA)
+                q = e[1]
+                if q != seat:
+                    # TR-7.1: the declarer's hand, frozen from now on (TR-5.5.3), made it legal.
+                    ops.append((_DECLARE, j, q, None))
+                    step = self._declare(alpha, q, sizes[q], containers[q], unseen, usum, legal_cache)
+            elif kind == E_REMOVED:
+                ops.append((_REMOVE, j, 0, e[1]))
+                m -= e[1]
+            elif kind == E_ROUND_END:
+                # §7: every hand is shown, so the interchangeable tiles in them had those numbers.
+                shown = [[0] * 16 for _ in range(n)]
+                for q in range(n):
+                    for v in e[3][q]:
+                        shown[q][v] += 1
+                ops.append((_SHOW, j, 0, shown))
+                if not trivial:
+                    step = self._show(alpha, shown, unseen)
+            if step:
+                back: Back = {}
+                nxt: dict[Marks, float] = {}
+                for before, after, w, choice in step:
+                    weight = alpha[before] * w or TINY
+                    nxt[after] = nxt.get(after, 0.0) + weight
+                    back.setdefault(after, []).append((before, weight, choice))
+                total = sum(nxt.values())
+                alpha = {s: (weight / total) or TINY for s, weight in nxt.items()}
+                self.backs[j] = back
+                trivial = len(alpha) == 1 and () in alpha
+        self.final = alpha
+        self.order = sorted(self.backs, reverse=True)
+
+    def _declare(
+        self,
+        alpha: dict[Marks, float],
+        q: int,
+        size: int,
+        container: list[int],
+        unseen: list[int],
+        usum: int,
+        cache: dict[tuple[Any, ...], list[tuple[int, ...]]],
+    ) -> list[tuple[Marks, Marks, float, Choice]]:
+        """The ways another player's declaration may go: the numbers of the interchangeable tiles in
+        their hand, such that hand and container split into sets with no waste and a fuel (TR-5.5.1),
+        each as likely as its share of the arrangements of the unaccounted tiles."""
+        slot = 16 * (q + 1)
+        step: list[tuple[Marks, Marks, float, Choice]] = []
+        for s in alpha:
+            base = container.copy()
+            avail = unseen.copy()
+            free = size
+            for c in s:
+                avail[c & 15] -= 1
+                if slot <= c < slot + 16:
+                    base[c - slot] += 1
+                    free -= 1
+            key = (tuple(avail), free, tuple(base))
+            hands = cache.get(key)
+            if hands is None:
+                hands = cache[key] = _legal_hands(avail, free, base)
+            ways = comb(usum - len(s), free)
+            for h in hands:
+                w = 1
+                tiles: list[int] = []
+                for v in range(1, 16):
+                    if h[v]:
+                        w *= comb(avail[v], h[v])
+                        tiles += [v] * h[v]
+                step.append((s, tuple(sorted(s + tuple(slot + v for v in tiles))), w / ways, tuple(tiles)))
+        if not step:
+            self._impossible(f"P{q} declared Troika with no hand that makes it legal")
+        return step
+
+    def _show(
+        self, alpha: dict[Marks, float], shown: list[list[int]], unseen: list[int]
+    ) -> list[tuple[Marks, Marks, float, Choice]]:
+        """The weight of each state given the hands shown at the round's end: the chance that the
+        interchangeable tiles in the hands the seat did not see had exactly the shown numbers."""
+        n = self.game.num_players
+        hidden = [q for q in range(n) if q != self.seat]
+        step: list[tuple[Marks, Marks, float, Choice]] = []
+        for s in alpha:
+            need = [shown[q].copy() for q in range(n)]
+            rest = unseen.copy()
+            for c in s:
+                rest[c & 15] -= 1
+                if c >= 16:
+                    need[(c >> 4) - 1][c & 15] -= 1
+            parts = [0] * len(hidden)
+            ok = True
+            for i, q in enumerate(hidden):
+                for v in range(1, 16):
+                    rest[v] -= need[q][v]
+                    if need[q][v] < 0 or rest[v] < 0:
+                        ok = False
+                parts[i] = sum(need[q])
+            if ok:
+                num = 1
+                for v in range(1, 16):
+                    num *= _multinomial([rest[v], *(need[q][v] for q in hidden)])
+                step.append((s, s, num / _multinomial([sum(rest), *parts]), None))
+        if not step:
+            self._impossible("the hands shown at the round's end cannot be reached")
+        return step
+
+    # -- one sample --------------------------------------------------------------------------------------
+
+    def sample(self, rng: random.Random) -> tuple[list[int], list[int]]:
+        """The round's chance outcomes in order (TR-3.4) and its actions, for one sampled history."""
+        g = self.game
+        rand = rng.random
+        # A path of the marks, drawn backwards from their probability given all the seat saw.
+        choices: dict[int, Choice] = {}
+        if self.backs:
+            final = self.final
+            states = list(final)
+            s = states[_pick([final[x] for x in states], rng)]
+            for j in self.order:
+                ways = self.backs[j][s]
+                k = 0 if len(ways) == 1 else _pick([w for _, w, _ in ways], rng)
+                s, _, choices[j] = ways[k]
+        # Every physical tile is an id; an id in the pool or a hand has no number yet (0) until
+        # something the seat saw fixes it. Marked tiles move by number, without ids.
+        value = [0] * g.total_tiles
+        left = [0, *g.tile_counts]  # numbers not yet given to an id
+        pool = list(range(g.total_tiles))
+        hands: list[list[int]] = [[] for _ in range(g.num_players)]
+        marked = [[0] * 16 for _ in range(g.num_players)]  # marked tiles in each hand, by number
+        vals: dict[int, int] = {}  # hidden event -> the number it moved
+        ids: dict[int, int] = {}  # hidden event -> the id it moved, when not a marked tile
+        removed: list[int] = []
+
+        def fix(free: list[int], tiles: list[int]) -> None:
+            if len(free) != len(tiles):
+                self._impossible("a hand's size does not match its tiles")
+            rng.shuffle(tiles)
+            for x, v in zip(free, tiles, strict=True):
+                value[x] = v
+                left[v] -= 1
+
+        for op, j, q, t in self.ops:
+            if op == _REVEAL:
+                if choices.get(j) is None:  # an interchangeable tile: it was a t
+                    i = int(rand() * len(pool))
+                    value[pool[i]] = t
+                    left[t] -= 1
+                    pool[i] = pool[-1]
+                    pool.pop()
+            elif op == _EXIT:
+                c = choices.get(j)
+                if c is None:
+                    i = int(rand() * len(pool))
+                    x = ids[j] = pool[i]
+                    pool[i] = pool[-1]
+                    pool.pop()
+                    hands[q].append(x)
+                else:
+                    assert isinstance(c, int)
+                    marked[q][c] += 1
+                    vals[j] = c
+            elif op == _RETURN:
+                c = choices.get(j)
+                if c is None:
+                    h = hands[q]
+                    i = int(rand() * len(h))
+                    x = ids[j] = h[i]
+                    h[i] = h[-1]
+                    h.pop()
+                    pool.append(x)
+                else:
+                    assert isinstance(c, int)
+                    marked[q][c] -= 1
+                    vals[j] = c
+            elif op == _REMOVE:
+                for _ in range(t):
+                    i = int(rand() * len(pool))
+                    removed.append(pool[i])
+                    pool[i] = pool[-1]
+                    pool.pop()
+            elif op == _DECLARE:
+                c = choices[j]
+                assert isinstance(c, tuple)
+                fix(hands[q], list(c))
+            else:  # _SHOW
+                for q2 in range(g.num_players):
+                    if q2 == self.seat:
+                        continue
+                    need = t[q2].copy()
+                    for v in range(1, 16):
+                        need[v] -= marked[q2][v]
+                    free = []
+                    for x in hands[q2]:
+                        if value[x]:
+                            need[value[x]] -= 1
+                        else:
+                            free.append(x)
+                    fix(free, [v for v in range(1, 16) for _ in range(need[v])])
+        # The ids whose number matters and is still free: numbers from what is left, uniformly.
+        free = list({x for x in (*ids.values(), *removed) if not value[x]})
+        if free:
+            tiles = [v for v in range(1, 16) for _ in range(left[v])]
+            if len(tiles) < len(free):
+                self._impossible("more tiles are hidden than the tile set has")
+            for k, x in enumerate(free):
+                i = k + int(rand() * (len(tiles) - k))
+                tiles[k], tiles[i] = tiles[i], tiles[k]
+                value[x] = tiles[k]
+        for j, x in ids.items():
+            vals[j] = value[x]
+        outcomes = [value[x] for x in removed]
+        outcomes += [t if t > 0 else vals[-t] for t in self.outcomes]
+        actions = [a if a >= 0 else RETURN_HAND - 1 + vals[-a] for a in self.actions]
+        return outcomes, actions
+
+
+class Sampler:
+    """`sample_state` for one view (`Troika.sampler`): the log read and the forward pass of the round
+    in play done once; each call samples that round afresh."""
+
+    def __init__(self, game: Troika, view: Mapping[str, Any]) -> None:
+        self.game = game
+        seat: int | None = view["seat"]
+        log = view["log"]
+        start = next((i for i in range(len(log) - 1, -1, -1) if log[i]["type"] == "round_start"), None)
+        if start is None or log[0]["type"] != "round_start":
+            raise BadOption("view", "its log", "a Troika log, from its first round's start")
+        self.round = _Round(game, seat, [parse_event(d) for d in log[start:]])
+        self._prefix: TroikaState | None = None
+        self._last: list[int] = []
+        if start:
+            self._prefix, self._last = _earlier_rounds(game, seat, log[:start])
+
+    def __call__(self, rng: random.Random) -> TroikaState:
+        outcomes, actions = self.round.sample(rng)
+        try:
+            if self._prefix is None:
+                s = self.game.stacked_state(outcomes, rng)
             else:
-                v = t - 1
-                if h[v] == 0:
-                    return None
-            h[v] -= 1
-            pool[v] += 1
-        elif kind == E_RETURN_HAND:
-            q, t = e[1], e[2]
-            if t is None:
-                # Prefer tiles the seat's own earlier returns do not need; if there are none, a
-                # needed tile may still come back by an unseen draw further back.
-                nd = needs[i]
-                weights = [pool[v] - nd[v] if pool[v] > nd[v] else 0 for v in range(N_NUMBERS)]
-                if explore or not any(weights):
-                    weights = pool
-                if not any(weights):
-                    return None
-                v = _pick(weights, rng)
-                chosen[i] = v + 1
-            else:
-                v = t - 1
-                if pool[v] == 0:
-                    return None
-            pool[v] -= 1
-            hands[q][v] += 1
-    if tuple(pool) != game.tile_counts or any(any(h) for h in hands):
-        return None
-    return chosen
+                copy = self._prefix.clone()
+                assert isinstance(copy, TroikaState)
+                s = copy
+                s._rng = None  # its own future chance, not the prefix's
+                s._rng_seed = rng.getrandbits(64)
+                s.play_stacked(self._last, next_round=outcomes)
+            s.play_stacked(actions)
+        except (IllegalAction, BadOption) as exc:
+            # Every sampled history replays by construction: only a view no game produces gets here.
+            raise BadOption(
+                "view", "its log", "a view that a Troika game with these options can produce", str(exc)
+            ) from None
+        return s
 
 
-def _declarer_hand(
-    game: Troika, unseen: list[int], size: int, container: Sequence[int], rng: random.Random
-) -> list[int] | None:
-    """A hand of `size` tiles from `unseen` (counts) with which hand + container may declare."""
-    tiles = [v for v in range(N_NUMBERS) for _ in range(unseen[v])]
-    if size > len(tiles):
-        return None
-    for _ in range(200):
-        h = [0] * N_NUMBERS
-        for v in rng.sample(tiles, size):
-            h[v] += 1
-        if zero_waste_with_fuel(tuple(map(add, h, container))):
-            return h
-    if size > 6:
-        return None
-    options = [
-        (hand, ways)
-        for hand, ways in weighted_hands(unseen, size)
-        if zero_waste_with_fuel(tuple(map(add, hand, container)))
-    ]
-    if not options:
-        return None
-    return list(options[_pick([w for _, w in options], rng)][0])
+# The earlier rounds, played through the rules, by (game, seat, log of those rounds): the last few.
+_EARLIER: list[tuple[Troika, int | None, list[Any], TroikaState, list[int]]] = []
+_EARLIER_KEPT = 8
+_EARLIER_LOCK = threading.Lock()
 
 
-def _allocate_current(
-    game: Troika,
-    view: Mapping[str, Any],
-    seg: Sequence[Sequence[Any]],
-    vis: Mapping[str, Any],
-    rng: random.Random,
-) -> tuple[list[int], list[int], list[list[int]]] | None:
-    """Sample (pool, removed, hands) for the last round now, from the seat's point of view. At the
-    end of the game that round has ended and shown every hand (its `round_end`)."""
-    n = game.num_players
-    seat = view["seat"]
-    unseen = list(game.tile_counts)
-    own = counts_of(view["hand"]) if seat is not None else [0] * N_NUMBERS
-    end = seg[-1] if seg[-1][0] == E_ROUND_END else None
-    shown = [counts_of(h) for h in end[3]] if end is not None else [own]
-    for place in (*shown, vis["mine"], *vis["containers"]):
-        for v in range(N_NUMBERS):
-            unseen[v] -= place[v]
-    if min(unseen) < 0:
-        return None
-    hands = [[0] * N_NUMBERS for _ in range(n)]
-    if end is not None:
-        hands = shown
-    elif seat is not None:
-        hands[seat] = own
-    sizes = view["hand_sizes"]
-    for q in range(n):
-        if q != seat and view["declared"][q] and end is None:
-            h = _declarer_hand(game, unseen, sizes[q], vis["containers"][q], rng)
-            if h is None:
-                return None
-            hands[q] = h
-            for v in range(N_NUMBERS):
-                unseen[v] -= h[v]
-    rest = [v for v in range(N_NUMBERS) for _ in range(unseen[v])]
-    rng.shuffle(rest)
-    pool = [0] * N_NUMBERS
-    for v in rest[: view["pool_size"]]:
-        pool[v] += 1
-    k = view["pool_size"]
-    for q in range(n):
-        if q != seat and not view["declared"][q] and end is None:
-            for v in rest[k : k + sizes[q]]:
-                hands[q][v] += 1
-            k += sizes[q]
-    removed = [0] * N_NUMBERS
-    for v in rest[k:]:
-        removed[v] += 1
-    return pool, removed, hands
-
-
-class _Refused(Exception):
-    """The rules refused a sampled round (a tile not face down when stacked, an illegal action)."""
+def _earlier_rounds(game: Troika, seat: int | None, log: list[Any]) -> tuple[TroikaState, list[int]]:
+    """The rounds before the one in play, played through the rules up to their very last action, and
+    that action (it starts the round in play). Nothing in them bears on play now (TR-D10), so one
+    sample serves: it is drawn with a fixed seed, a function of the log alone, and kept for the next
+    calls with the same earlier rounds (every call of a search, and of each move in a round)."""
+    with _EARLIER_LOCK:
+        for i, (g, p, before, prefix, last) in enumerate(_EARLIER):
+            if g is game and p == seat and before == log:
+                _EARLIER.append(_EARLIER.pop(i))
+                return prefix, last
+    events = [parse_event(d) for d in log]
+    starts = [i for i, e in enumerate(events) if e[0] == E_ROUND]
+    ends = [*starts[1:], len(events)]
+    rng = random.Random(0)
+    played = [_Round(game, seat, events[a:b]).sample(rng) for a, b in zip(starts, ends, strict=True)]
+    try:
+        s = game.stacked_state(played[0][0], rng)
+        for i in range(len(played) - 1):
+            s.play_stacked(played[i][1], next_round=played[i + 1][0])
+        s.play_stacked(played[-1][1][:-1])
+    except (IllegalAction, BadOption) as exc:
+        raise BadOption(
+            "view", "its log", "a view that a Troika game with these options can produce", str(exc)
+        ) from None
+    last = played[-1][1][-1:]
+    with _EARLIER_LOCK:
+        # a copy of its own (marshal: the quickest deep copy of plain JSON data), safe from the caller
+        _EARLIER.append((game, seat, marshal.loads(marshal.dumps(list(log))), s, last))
+        del _EARLIER[:-_EARLIER_KEPT]
+    return s, last
 
 
 def sample_state(game: Troika, view: Mapping[str, Any], rng: random.Random) -> TroikaState:
-    seat = view["seat"]
-    events = [parse_event(d) for d in view["log"]]
-    start = max(i for i, e in enumerate(events) if e[0] == E_ROUND)
-    seg = events[start:]
-    vis = visible_round(game, seg, seat)
-    for attempt in range(ATTEMPTS):
-        alloc = _allocate_current(game, view, seg, vis, rng)
-        if alloc is None:
-            continue
-        pool, removed, hands = alloc
-        chosen = reconstruct(game, seg, pool, removed, hands, rng, explore=attempt % 4 == 3)
-        if chosen is None:
-            continue
-        filled = [list(e) for e in seg]
-        for i, t in chosen.items():
-            filled[i][2] = t
-        try:
-            return _play_round(game, events[:start], filled, removed, rng)
-        except _Refused:  # pragma: no cover - the walk's history always replays
-            continue
-    # The true position is one such allocation, and its history one such walk: in testing the walk
-    # finds a history at its first or second try.
-    raise ValueError(f"no Troika position found consistent with this view after {ATTEMPTS} tries")
-
-
-def _play_round(
-    game: Troika,
-    earlier: Sequence[Sequence[Any]],
-    seg: Sequence[Sequence[Any]],
-    removed: Sequence[int],
-    rng: random.Random,
-) -> TroikaState:
-    """A state whose earlier rounds are `earlier` (as the seat saw them) and whose round in play is
-    `seg` (every tile known), played through the rules: the round's chance outcomes stacked (TR-3.4)
-    and its actions applied."""
-    s = game.blank_state(rng)
-    assert isinstance(s, TroikaState)
-    s.events = [tuple(e) for e in earlier]
-    s.chips = [0] * game.num_players
-    s.last_placements = None
-    for e in earlier:
-        if e[0] == E_ROUND_END:
-            s.chips = list(e[10])
-            s.last_placements = list(e[7])
-    s.round = seg[0][1] - 1
-    stacked: list[int] = []
-    actions: list[int] = []
-    for e in seg:
-        kind = e[0]
-        if kind == E_REMOVED:
-            stacked += [v + 1 for v in range(N_NUMBERS) for _ in range(removed[v])]
-        elif kind in (E_DEAL, E_FLIP, E_DRAW):
-            stacked.append(e[2])
-        if kind == E_TAKE:
-            actions.append(TAKE + e[2] - 1)
-        elif kind == E_DRAW:
-            actions.append(DRAW)
-        elif kind == E_RETURN_HAND:
-            actions.append(RETURN_HAND + e[2] - 1)
-        elif kind == E_RETURN_CONTAINER:
-            actions.append(RETURN_CONTAINER + e[2] - 1)
-        elif kind == E_TROIKA:
-            actions.append(TROIKA)
-    s._stack, s._stack_pos = stacked or None, 0
-    try:
-        s._new_round(stacked)
-        for a in actions:
-            if a not in s.legal_actions():
-                raise _Refused
-            # `apply` would keep a backup for a stacked deck's refusal; a refused sample is dropped
-            s._legal = None
-            s.history.append(a)
-            s._act(a)
-    except BadOption:
-        raise _Refused from None
-    if s._stack is not None:  # pragma: no cover - every outcome of the round is stacked
-        raise _Refused
-    return s
+    """A full state consistent with `view` (DESIGN.md §2); see the module docstring."""
+    return Sampler(game, view)(rng)
