@@ -252,6 +252,8 @@ def test_quick_policies_are_found_where_a_game_has_one() -> None:
     assert policy is None and model is None  # auto: random rollouts, UCT for every seat
     policy, model = ISMCTSAgent(iterations=10).policies(bodoge.make("tottarot"))
     assert policy is model is rollout.act  # auto: the quick policy for both
+    policy, model = ISMCTSAgent(iterations=10, rollout="random", opponents="random").policies(TinyGame(3))
+    assert policy is None and model is not None  # random others in the tree, not UCT
 
 
 @pytest.mark.parametrize("spec", ["rollout=heuristic,opponents=heuristic", "rollout=random,opponents=random"])

@@ -232,7 +232,12 @@ class ISMCTSAgent:
             rollout = "quick" if quick is not None else "random"
         if opponents == "auto":
             opponents = "quick" if quick is not None else "tree"
-        model = None if opponents == "tree" else _policy(game, opponents, quick)
+        if opponents == "tree":
+            model = None
+        elif opponents == "random":
+            model = _random_move
+        else:
+            model = _policy(game, opponents, quick)
         return _policy(game, rollout, quick), model
 
     def act(self, game: Game, view: Mapping[str, Any], rng: random.Random) -> int:
@@ -503,6 +508,11 @@ class _Context:
             for p in range(n):
                 totals[p] += value[p]
         return value
+
+
+def _random_move(state: State, rng: random.Random) -> int:
+    legal = state.legal_actions()
+    return legal[int(rng.random() * len(legal))]
 
 
 def _policy(game: Game, kind: str, quick: QuickPolicy | None) -> QuickPolicy | None:
