@@ -232,6 +232,7 @@ class ISMCTSAgent:
             rollout = "quick" if quick is not None else "random"
         if opponents == "auto":
             opponents = "quick" if quick is not None else "tree"
+        model: QuickPolicy | None
         if opponents == "tree":
             model = None
         elif opponents == "random":
