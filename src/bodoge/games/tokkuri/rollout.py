@@ -22,6 +22,7 @@ import functools
 import random
 from typing import NamedTuple
 
+from bodoge.core.choice import best_move
 from bodoge.games.tokkuri.rules import (
     ACTION,
     BONUS,
@@ -173,9 +174,7 @@ def _turn(state: TokkuriState, legal: list[int], rng: random.Random) -> int:
     a_drink = g.a_drink
     levels = state.levels
     own, own_dummy = _seat_table(state, p)
-    best_a = legal[0]
-    best = -1e18
-    ties = 1
+    scores = []
     for a in legal:
         if a >= a_drink:
             v = a - a_drink
@@ -193,13 +192,8 @@ def _turn(state: TokkuriState, legal: list[int], rng: random.Random) -> int:
             score = -1.2 - 0.3 * useful[t] - (0.6 if late else 0.0)
             if g.kind[t] == DUMMY:
                 score += 0.3
-        if score > best:
-            best_a, best, ties = a, score, 1
-        elif score == best:  # a tie: each of the k tied moves is kept with chance 1/k
-            ties += 1
-            if rng.random() * ties < 1.0:
-                best_a = a
-    return best_a
+        scores.append(score)
+    return best_move(legal, scores, rng)
 
 
 def _target(state: TokkuriState, legal: list[int], rng: random.Random) -> int:
@@ -212,21 +206,13 @@ def _target(state: TokkuriState, legal: list[int], rng: random.Random) -> int:
     value = g.var_values[state.d_var][len(state.d_targets)]
     N = g.total
     table = state.table
-    best_a = legal[0]
-    best = -1e18
-    ties = 1
+    gains = []
     for tid in legal:
         j = table.index(tid)
         own = tid // N == p
         dummy = own and g.kind[state.faces[j]] == DUMMY
-        gain = _gain(value, state.levels[j], own, dummy, pl, pp)
-        if gain > best:
-            best_a, best, ties = tid, gain, 1
-        elif gain == best:  # a tie: each of the k tied moves is kept with chance 1/k
-            ties += 1
-            if rng.random() * ties < 1.0:
-                best_a = tid
-    return best_a
+        gains.append(_gain(value, state.levels[j], own, dummy, pl, pp))
+    return best_move(legal, gains, rng)
 
 
 def _victim(state: TokkuriState, legal: list[int], rng: random.Random) -> int:
@@ -234,19 +220,11 @@ def _victim(state: TokkuriState, legal: list[int], rng: random.Random) -> int:
     g = state.game
     p = state.current_player
     tally = state.round_scores()
-    best_a = legal[0]
-    best = -1e18
-    ties = 1
+    scores = []
     for a in legal:
         s = a - g.a_victim
-        score = (tally[s] if s != p else -99) + 0.1 * len(state.hands[s])
-        if score > best:
-            best_a, best, ties = a, score, 1
-        elif score == best:  # a tie: each of the k tied moves is kept with chance 1/k
-            ties += 1
-            if rng.random() * ties < 1.0:
-                best_a = a
-    return best_a
+        scores.append((tally[s] if s != p else -99) + 0.1 * len(state.hands[s]))
+    return best_move(legal, scores, rng)
 
 
 def _least_useful(state: TokkuriState, legal: list[int], rng: random.Random) -> int:
@@ -254,15 +232,4 @@ def _least_useful(state: TokkuriState, legal: list[int], rng: random.Random) -> 
     g = state.game
     order = _deck(g).give_order
     base = g.a_give if state.phase == GIVE else g.a_place  # OPEN offers `place`
-    best_a = legal[0]
-    best = -1e18
-    ties = 1
-    for a in legal:
-        score = order[a - base]
-        if score > best:
-            best_a, best, ties = a, score, 1
-        elif score == best:  # a tie: each of the k tied moves is kept with chance 1/k
-            ties += 1
-            if rng.random() * ties < 1.0:
-                best_a = a
-    return best_a
+    return best_move(legal, [order[a - base] for a in legal], rng)

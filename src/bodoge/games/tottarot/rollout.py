@@ -22,6 +22,7 @@ import functools
 import random
 from typing import NamedTuple
 
+from bodoge.core.choice import best_move
 from bodoge.games.tottarot.rules import PH_BID, PH_SHARE, PH_STEAL, Tottarot, TottarotState
 
 #: Seizing must bring this much more than my own card before I bid to act (a discard is for sure,
@@ -168,9 +169,8 @@ def _steal(state: TottarotState, legal: list[int], rng: random.Random) -> int:
     knows = state.knows
     bit = 1 << p
     mean: float | None = None
-    best_a = legal[-1]  # `steal none` (the highest id) is worth 0
-    best = (0.0, -1 << 62)
-    ties = 1
+    moves = [legal[-1]]  # `steal none` (the highest id) is worth 0
+    scores = [(0.0, -1 << 62)]
     steal0 = g.steal0
     for a in legal[:-1]:
         s = a - steal0
@@ -180,16 +180,10 @@ def _steal(state: TottarotState, legal: list[int], rng: random.Random) -> int:
             if mean is None:
                 mean = _unknown_worth(state, p, deck, flip)
             worth = mean
-        if worth < best[0]:
-            continue
-        score = (worth, state.row_total(s))
-        if score > best:
-            best_a, best, ties = a, score, 1
-        elif score == best:  # a tie: each of the k tied moves is kept with chance 1/k
-            ties += 1
-            if rng.random() * ties < 1.0:
-                best_a = a
-    return best_a
+        if worth >= 0.0:  # a card worth less than nothing is never the best
+            moves.append(a)
+            scores.append((worth, state.row_total(s)))
+    return best_move(moves, scores, rng)
 
 
 def _look(state: TottarotState, legal: list[int], rng: random.Random) -> int:
@@ -199,16 +193,5 @@ def _look(state: TottarotState, legal: list[int], rng: random.Random) -> int:
     base = g.share0 if state.phase == PH_SHARE else g.peek0
     knows = state.knows
     bit = 1 << p
-    best_a = legal[0]
-    best = (False, -1 << 62)
-    ties = 1
-    for a in legal:
-        s = a - base
-        score = (not knows[s] & bit, state.row_total(s))
-        if score > best:
-            best_a, best, ties = a, score, 1
-        elif score == best:  # a tie: each of the k tied moves is kept with chance 1/k
-            ties += 1
-            if rng.random() * ties < 1.0:
-                best_a = a
-    return best_a
+    scores = [(not knows[a - base] & bit, state.row_total(a - base)) for a in legal]
+    return best_move(legal, scores, rng)
