@@ -5,6 +5,7 @@ from __future__ import annotations
 import importlib
 import random
 from collections.abc import Callable, Mapping
+from types import ModuleType
 from typing import Any
 
 from bodoge.core.game import Game, State
@@ -21,15 +22,23 @@ def heuristic_policy(game: Game) -> Policy:
     policy: Policy | None = getattr(type(game), "heuristic_act", None)
     if policy is not None:
         return policy
-    name = f"bodoge.games.{game.name}.heuristic"
-    try:
-        module = importlib.import_module(name)
-    except ModuleNotFoundError as exc:
-        if exc.name != name:
-            raise
-        raise BadOption("agent", "heuristic", f"a game with a heuristic ({name})", "there is none") from None
+    module = _game_module(game, "heuristic")
+    if module is None:
+        where = f"bodoge.games.{game.name}.heuristic"
+        raise BadOption("agent", "heuristic", f"a game with a heuristic ({where})", "there is none")
     act: Policy = module.act
     return act
+
+
+def _game_module(game: Game, part: str) -> ModuleType | None:
+    """The module `bodoge.games.<game>.<part>`, or None if the game has none."""
+    name = f"bodoge.games.{game.name}.{part}"
+    try:
+        return importlib.import_module(name)
+    except ModuleNotFoundError as exc:
+        if exc.name is None or not name.startswith(exc.name):  # a missing import inside it
+            raise
+        return None
 
 
 def quick_policy(game: Game) -> QuickPolicy | None:
@@ -42,12 +51,8 @@ def quick_policy(game: Game) -> QuickPolicy | None:
     policy: QuickPolicy | None = getattr(type(game), "quick_act", None)
     if policy is not None:
         return policy
-    name = f"bodoge.games.{game.name}.rollout"
-    try:
-        module = importlib.import_module(name)
-    except ModuleNotFoundError as exc:
-        if exc.name is None or not name.startswith(exc.name):  # a missing import inside it
-            raise
+    module = _game_module(game, "rollout")
+    if module is None:
         return None
     act: QuickPolicy = module.act
     return act
