@@ -34,6 +34,7 @@ if TYPE_CHECKING:
     import numpy as np
 
 RECORD_FORMAT = "bodoge-record/1"
+_parts: dict[tuple[type, str], ModuleType | None] = {}
 #: Records and the server's database keep a seed as a signed 64-bit integer.
 MAX_SEED = 2**63 - 1
 
@@ -131,13 +132,43 @@ class Game:
         state.events = []
         state.current_player = None
         state._legal = None
+        state._log_cache = None
         return state
+
+    # -- the game's parts: the other modules of its package (docs/adding-a-game.md) -------------
+
+    @classmethod
+    def part(cls, name: str) -> ModuleType | None:
+        """The module `name` of the package the game's class lives in (`text`, `events`, `heuristic`,
+        `rollout`, `observation`, ...), or None if the package has none. Core reaches a game's parts
+        only through here, so it names no game, and rules code need not import its words or bots."""
+        key = (cls, name)
+        if key not in _parts:
+            package = cls.__module__.rpartition(".")[0] or cls.__module__
+            full = f"{package}.{name}"
+            try:
+                _parts[key] = importlib.import_module(full)
+            except ModuleNotFoundError as exc:
+                if exc.name is None or not full.startswith(exc.name):  # a missing import inside it
+                    raise
+                _parts[key] = None
+        return _parts[key]
+
+    @classmethod
+    def needed_part(cls, name: str) -> ModuleType:
+        """`part(name)` for a part every game has; a clear error where a game package lacks it."""
+        module = cls.part(name)
+        if module is None:
+            raise NotImplementedError(
+                f"the {cls.name} package has no {name!r} module (docs/adding-a-game.md)"
+            )
+        return module
 
     # -- observations for learning (bodoge.rl): each game's `observation` module encodes its view --
 
     def observation_module(self) -> ModuleType:
-        """`bodoge.games.<name>.observation`: `shape(game)` and `encode(game, view, out)`."""
-        return importlib.import_module(f"bodoge.games.{self.name}.observation")
+        """The game's `observation` part: `shape(game)` and `encode(game, view, out)`."""
+        return self.needed_part("observation")
 
     @property
     def observation_shape(self) -> tuple[int, ...]:
@@ -170,6 +201,7 @@ class State:
     events: list[tuple[Any, ...]]
     current_player: int | None
     _legal: list[int] | None
+    _log_cache: dict[int | None, tuple[list[Any], int, list[dict[str, Any]]]] | None
 
     def _init(self, game: Game, seed: int | None, deck: Any) -> None:
         self.game = game
@@ -181,6 +213,7 @@ class State:
         self.events = []
         self.current_player = None
         self._legal = None
+        self._log_cache = None
         self.setup()
 
     # -- what a game defines --------------------------------------------------------------------
@@ -215,7 +248,9 @@ class State:
         raise NotImplementedError
 
     def render(self, seat: int | None = None) -> str:
-        raise NotImplementedError
+        """The board as text for a terminal, from `seat`'s point of view: the game's `text` part."""
+        board: str = self.game.needed_part("text").render(self, seat)
+        return board
 
     def check_invariants(self) -> None:
         """Raise AssertionError if any component is not in exactly one place (tests only)."""
@@ -226,16 +261,22 @@ class State:
         raise NotImplementedError
 
     def decision(self) -> str:
-        """What is being decided now, in words (for errors and prompts). Games may say more."""
-        if self.current_player is None:
-            return "the end of the game"
-        return f"P{self.current_player}'s decision"
+        """What is being decided now, in words (for errors and prompts): the game's `text` part
+        (`decision_text(state, lang)`)."""
+        return self._decision_text("en")
 
     def decision_ja(self) -> str:
-        """`decision()` in Japanese. Games say more, as they do in English."""
+        """`decision()` in Japanese."""
+        return self._decision_text("ja")
+
+    def _decision_text(self, lang: str) -> str:
+        text = self.game.part("text")
+        if text is not None and hasattr(text, "decision_text"):
+            said: str = text.decision_text(self, lang)
+            return said
         if self.current_player is None:
-            return "ゲーム終了"
-        return f"P{self.current_player}の判断"
+            return "the end of the game" if lang == "en" else "ゲーム終了"
+        return f"P{self.current_player}'s decision" if lang == "en" else f"P{self.current_player}の判断"
 
     # -- shared ---------------------------------------------------------------------------------
 
@@ -349,6 +390,7 @@ class State:
         other.history = self.history.copy()
         other.events = self.events.copy()  # events are tuples: shared safely
         other._legal = self._legal
+        other._log_cache = None
         self._copy_mutables(other)
         return other
 
@@ -381,13 +423,30 @@ class State:
         return [share if p in won else 0.0 for p in range(self.game.num_players)]
 
     def log(self, seat: int | None = None) -> list[dict[str, Any]]:
-        """The events of the game as `seat` saw them."""
-        out = []
-        for event in self.events:
-            seen = self._event_view(event, seat)
-            if seen is not None:
-                out.append(seen)
-        return out
+        """The events of the game as `seat` saw them, each with its line of text in English ("text")
+        and Japanese ("text_ja") from the game's `text` part.
+
+        An event's entry depends only on the event, the seat and the game, so each seat's entries are
+        built once per state and kept (read-only `LogEntry`s): a view costs little more than its newest
+        events. A clone starts afresh."""
+        cache = self._log_cache
+        if cache is None:
+            cache = self._log_cache = {}
+        events = self.events
+        known, done, entries = cache.get(seat, (events, 0, []))
+        if known is not events:  # the event list was replaced: start over
+            done, entries = 0, []
+        if done < len(events):
+            text = self.game.part("text")
+            for event in events[done:]:
+                seen = self._event_view(event, seat)
+                if seen is not None:
+                    if text is not None and "text" not in seen:
+                        seen["text"] = text.event_text(seen, "en")
+                        seen["text_ja"] = text.event_text(seen, "ja")
+                    entries.append(LogEntry(seen))
+            cache[seat] = (events, len(events), entries)
+        return entries.copy()
 
     def view(self, seat: int | None = None, log: bool = True) -> dict[str, Any]:
         """All that `seat` knows (None: a spectator), JSON-ready. The one guard of every secret.
@@ -446,6 +505,20 @@ class State:
 
     def __repr__(self) -> str:
         return f"<{self.game.name} state: move {len(self.history)}, {self.decision()}>"
+
+
+class LogEntry(dict[str, Any]):
+    """One event of a view's log: a dict that refuses changes (views share their log entries)."""
+
+    def _refuse(self, *args: Any, **kwargs: Any) -> None:
+        raise TypeError("a view's log entry is read-only; copy it with dict(entry)")
+
+    __setitem__ = __delitem__ = update = pop = popitem = clear = setdefault = _refuse  # type: ignore[assignment]
+
+    def __reduce__(self) -> tuple[Any, ...]:  # copies and pickles are plain dicts
+        return (dict, (dict(self),))
+
+    __ior__ = _refuse  # type: ignore[assignment]
 
 
 class LazyView(Mapping[str, Any]):

@@ -372,7 +372,7 @@ def test_declarer_hands_stay_hidden_until_scoring() -> None:
     _play_stacked(s, ["take"] * 18 + ["return hand 1", "draw", "return hand 6", "troika"])
     v = s.view(2)
     assert v["declared"] == [True, False, False] and v["first_declarer"] == 0
-    declaration = v["log"][-2]
+    declaration = dict(v["log"][-2])
     assert declaration.pop("text") == "P0 declares Troika! (first: bonus)"
     assert declaration.pop("text_ja") == "P0がトロイカ宣言!(最初の宣言:ボーナスあり)"
     assert declaration == {"type": "troika", "seat": 0, "first": True}

@@ -558,7 +558,7 @@ def _earlier_rounds(game: Troika, seat: int | None, log: list[Any]) -> tuple[Tro
     last = played[-1][1][-1:]
     with _EARLIER_LOCK:
         # a copy of its own (marshal: the quickest deep copy of plain JSON data), safe from the caller
-        _EARLIER.append((game, seat, marshal.loads(marshal.dumps(list(log))), s, last))
+        _EARLIER.append((game, seat, marshal.loads(marshal.dumps([dict(e) for e in log])), s, last))
         del _EARLIER[:-_EARLIER_KEPT]
     return s, last
 

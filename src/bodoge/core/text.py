@@ -1,0 +1,83 @@
+"""A game's words as data: one table per language, `texts/<lang>.toml` in the game's package.
+
+Each table maps dotted keys (`event.flip`, `decision.bid`, `name.tile.7`) to a `str.format` template
+with named fields. The game's `text.py` decides which key an event or decision takes and works out its
+fields (numbers, seat names, card names looked up in the same table); the words themselves live only
+in the tables, so that a translator can work on them without reading Python and a test can check that
+every key exists in every language with the same fields (`Texts.problems`).
+
+    TEXTS = Texts(__package__)                        # in bodoge/games/troika/text.py
+    TEXTS.say("ja", "event.flip", seat=2, tile=7)     # -> 'P2が7をめくった'
+"""
+
+from __future__ import annotations
+
+import string
+import tomllib
+from collections.abc import Mapping
+from functools import cached_property
+from importlib import resources
+from typing import Any
+
+#: The languages every game speaks: views carry "text" (English) and "text_ja" (Japanese).
+LANGUAGES = ("en", "ja")
+
+
+class Texts:
+    """The tables of one game package, read at first use."""
+
+    def __init__(self, package: str, languages: tuple[str, ...] = LANGUAGES) -> None:
+        self.package = package
+        self.languages = languages
+
+    @cached_property
+    def tables(self) -> dict[str, dict[str, str]]:
+        """{lang: {dotted key: template}}, flattened from each language's TOML file."""
+        folder = resources.files(self.package).joinpath("texts")
+        out = {}
+        for lang in self.languages:
+            with folder.joinpath(f"{lang}.toml").open("rb") as f:
+                out[lang] = _flatten(tomllib.load(f))
+        return out
+
+    def say(self, lang: str, key: str, /, **fields: Any) -> str:
+        """The template `key` of `lang`, filled with `fields`."""
+        return self.tables[lang][key].format_map(fields)
+
+    def get(self, lang: str, key: str, default: str) -> str:
+        """The plain text `key` of `lang` (a name, a word), or `default` where the table has none."""
+        return self.tables[lang].get(key, default)
+
+    def problems(self) -> list[str]:
+        """Every key missing from a language, and every template whose fields differ between languages
+        (a test asserts this is empty for every game)."""
+        found = []
+        tables = self.tables
+        keys = set().union(*(t.keys() for t in tables.values()))
+        for key in sorted(keys):
+            fields = {}
+            for lang, table in tables.items():
+                if key not in table:
+                    found.append(f"{self.package}: {key!r} has no {lang} text")
+                else:
+                    fields[lang] = template_fields(table[key])
+            if len({frozenset(f) for f in fields.values()}) > 1:
+                found.append(f"{self.package}: {key!r} has different fields per language: {fields}")
+        return found
+
+
+def template_fields(template: str) -> set[str]:
+    """The names of a template's format fields (`{seat}` and `{tile:>2}` -> {'seat', 'tile'})."""
+    return {name.split(".")[0].split("[")[0] for _, name, _, _ in string.Formatter().parse(template) if name}
+
+
+def _flatten(table: Mapping[str, Any], prefix: str = "") -> dict[str, str]:
+    out: dict[str, str] = {}
+    for key, value in table.items():
+        if isinstance(value, Mapping):
+            out.update(_flatten(value, f"{prefix}{key}."))
+        elif isinstance(value, str):
+            out[prefix + key] = value
+        else:
+            raise TypeError(f"text {prefix}{key} is {type(value).__name__}, not a string")
+    return out
