@@ -10,7 +10,6 @@ the record of the game so far, `sim` keeps its finished games) and exits with 13
 from __future__ import annotations
 
 import contextlib
-import importlib
 import json
 import math
 import os
@@ -199,10 +198,6 @@ def _make(name: str, players: int | None, settings: list[str] | None) -> Game:
         _fail(str(exc))
 
 
-def _text_module(name: str) -> Any:
-    return importlib.import_module(f"bodoge.games.{name}.text")
-
-
 def _check_file_to_write(path: Path, flag: str) -> None:
     """Refuse now, before any play, a path that the end of the command could not write: a folder, a
     file in a folder that does not exist, or one that cannot be opened for writing. Nothing is left
@@ -275,7 +270,7 @@ def rules(
         cls = game_class(game)
     except BodogeError as exc:
         _fail(str(exc))
-    console.print(_text_module(game).RULES[lang], markup=False)
+    console.print(cls.rules_summary(lang), markup=False)
     table = Table(title="Options (bodoge play/sim --set name=value)")
     # An option's name is what one types: never cut it; the other columns wrap instead.
     width = max((len(spec.name) for spec in cls.option_specs), default=6)
@@ -385,7 +380,7 @@ def _play_turns(g: Game, state: State, seat: int, bot: Any, game: str) -> bool:
                 console.print(f"  {a:>4}  {state.action_text(a)}", markup=False)
             continue
         if answer == "rules":
-            console.print(_text_module(game).RULES["en"], markup=False)
+            console.print(state.game.rules_summary("en"), markup=False)
             continue
         try:
             state.apply(answer, seat=seat)

@@ -84,13 +84,28 @@ class Game:
         raise NotImplementedError
 
     def sample_state(self, view: Mapping[str, Any], rng: random.Random) -> State:
-        """A full state consistent with `view` (the determinization of DESIGN.md §2)."""
-        raise NotImplementedError
+        """A full state consistent with `view` (the determinization of DESIGN.md §2): the game's
+        `sampling` part, `sample_state(game, view, rng)`."""
+        state: State = self.needed_part("sampling").sample_state(self, view, rng)
+        return state
 
     def sampler(self, view: Mapping[str, Any]) -> Callable[[random.Random], State]:
-        """`sample_state(view, rng)` as a function of `rng`, for many samples of one view: a game may
-        read the view once here, since a search samples one view thousands of times."""
+        """`sample_state(view, rng)` as a function of `rng`, for many samples of one view. A game
+        whose sampling reads the view once for many samples gives its `sampling` part a
+        `sampler(game, view)`; a search samples one view thousands of times."""
+        sampling = self.part("sampling")
+        if sampling is not None and hasattr(sampling, "sampler"):
+            made: Callable[[random.Random], State] = sampling.sampler(self, view)
+            return made
         return functools.partial(self.sample_state, view)
+
+    @classmethod
+    def rules_summary(cls, lang: str = "en") -> str:
+        """The rules in short, as `bodoge rules` and the server show them: the game's texts."""
+        text = cls.needed_part("text")
+        if hasattr(text, "TEXTS"):
+            return str(text.TEXTS.say(lang, "rules.summary"))
+        return str(text.RULES[lang])  # a game not yet on text tables (issue #19)
 
     # -- shared ---------------------------------------------------------------------------------
 
