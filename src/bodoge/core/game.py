@@ -249,8 +249,10 @@ class State:
         raise NotImplementedError
 
     def _view(self, seat: int | None) -> dict[str, Any]:
-        """The game's part of `view(seat)`: JSON-ready, and nothing that seat may not know."""
-        raise NotImplementedError
+        """The game's part of `view(seat)`: JSON-ready, and nothing that seat may not know. The
+        game's `information` part (its spec's §7) does this: `view(state, seat)`."""
+        view: dict[str, Any] = self.game.needed_part("information").view(self, seat)
+        return view
 
     def _event_view(self, event: tuple[Any, ...], seat: int | None) -> dict[str, Any] | None:
         """One event of `self.events` as `seat` saw it (None: that seat saw nothing of it)."""
