@@ -6,9 +6,16 @@ game = bodoge.make("troika", players=4)
 state = game.new_state(seed=7)
 """
 
-from bodoge import errors, games  # `games` is the package of games, and calling it lists them
-from bodoge.core.records import replay
-from bodoge.core.registry import make
+import importlib
+
+from bodoge import errors
+
+# The package of games is imported before `games` below is bound, so that importing a game later
+# (`import bodoge.games.troika`) does not set `bodoge.games` to the package over the function.
+importlib.import_module("bodoge.games")
+
+from bodoge.core.records import replay  # noqa: E402
+from bodoge.core.registry import games, make  # noqa: E402
 
 __all__ = ["errors", "games", "make", "replay"]
 __version__ = "0.1.0"

@@ -33,3 +33,12 @@ class BadOption(BodogeError, ValueError):
 
 class BadRecord(BodogeError, ValueError):
     """A game record that cannot be replayed (wrong format, rules version, or an illegal action)."""
+
+
+class GameNotOver(BodogeError, RuntimeError):
+    """A question only the end of a game can answer (`returns()`), asked while it is still going."""
+
+    def __init__(self, question: str, decision: str) -> None:
+        self.question = question
+        self.decision = decision
+        super().__init__(f"{question} is known only at the end of the game; it is still going ({decision})")

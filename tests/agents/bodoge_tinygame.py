@@ -221,10 +221,8 @@ def heuristic_act(game: Game, view: Mapping[str, Any], rng: random.Random) -> in
 @contextlib.contextmanager
 def registered() -> Iterator[None]:
     """`tiny` in the registry of this process while the block runs (so `bodoge.replay` finds it)."""
-    classes = registry._discover()
-    assert registry._classes is classes
-    classes["tiny"] = TinyGame
+    registry.register(TinyGame)
     try:
         yield
     finally:
-        del classes["tiny"]
+        registry.unregister("tiny")

@@ -151,9 +151,7 @@ class SnoopAgent:
         return min(legal_ids(view))
 
 
-registry.games()  # discover the real games first, then add this one
-assert registry._classes is not None
-registry._classes.setdefault(HighCardGame.name, HighCardGame)
+registry.register(HighCardGame)
 agents.register("sleepy", SleepyAgent)
 agents.register("broken", BrokenAgent)
 agents.register("snoop", SnoopAgent)

@@ -272,6 +272,9 @@ def _run_pool(config: SimConfig, todo: list[tuple[int, int]], jobs: int) -> Iter
     chunker = _Chunker(todo, jobs)
     payload = config.to_json()
     method = "fork" if "fork" in multiprocessing.get_all_start_methods() else None
+    # The pool's workers are the children this process starts from here on (the executor does not
+    # say which processes are its own).
+    others = set(multiprocessing.active_children())
     executor = cf.ProcessPoolExecutor(
         max_workers=jobs,
         mp_context=multiprocessing.get_context(method),
@@ -297,7 +300,7 @@ def _run_pool(config: SimConfig, todo: list[tuple[int, int]], jobs: int) -> Iter
     finally:
         for future in pending:
             future.cancel()
-        processes = list(getattr(executor, "_processes", {}).values())
+        processes = [p for p in multiprocessing.active_children() if p not in others]
         executor.shutdown(wait=False, cancel_futures=True)
         if pending:  # interrupted or failed: stop the workers now rather than after their chunks
             for process in processes:

@@ -28,7 +28,7 @@ from types import ModuleType
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from bodoge.core import options as opts
-from bodoge.errors import BadOption, BadRecord, IllegalAction
+from bodoge.errors import BadOption, BadRecord, GameNotOver, IllegalAction
 
 if TYPE_CHECKING:
     import numpy as np
@@ -434,7 +434,7 @@ class State:
     def returns(self) -> list[float]:
         """At the end: 1/len(winners) for each winner, 0 for the others."""
         if self.current_player is not None:
-            raise BadOption("returns", None, "called only at the end of a game", "the game is still going")
+            raise GameNotOver("returns()", self.decision())
         won = self.winners()
         share = 1.0 / len(won) if won else 0.0
         return [share if p in won else 0.0 for p in range(self.game.num_players)]

@@ -20,8 +20,11 @@ def replay(record: Any) -> State:
     for key in ("game", "rules_version", "options", "seed", "actions"):
         if key not in record:
             raise BadRecord(f"the record has no {key!r}")
+    options = record["options"]
+    if not isinstance(options, dict) or not all(isinstance(k, str) for k in options):
+        raise BadRecord(f"the record's options are a JSON object of option names, not {options!r:.80}")
     try:
-        game = make(record["game"], record.get("players"), **record["options"])
+        game = make(record["game"], record.get("players"), **options)
     except BadOption as exc:
         raise BadRecord(f"the record's game cannot be made: {exc}") from None
     if record["rules_version"] != game.rules_version:

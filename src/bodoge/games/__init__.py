@@ -1,18 +1,6 @@
-"""One package per game. Each exports `GAME`, its `bodoge.core.Game` subclass, and is found by that.
+"""One package per game, each of the shape docs/adding-a-game.md describes, registered by an entry
+point in the group `bodoge.games` (pyproject.toml). `bodoge.games()` lists them.
 
-DESIGN.md names both `bodoge.games()` (the list of games) and `bodoge.games.troika` (a game's
-package), so this package is itself callable: calling it lists the registered games.
+Import a game's modules by their full names (`from bodoge.games.troika import rules`): the attribute
+`bodoge.games` is that function, not this package.
 """
-
-import sys
-import types
-
-
-class _CallableGamesPackage(types.ModuleType):
-    def __call__(self) -> list[str]:
-        from bodoge.core.registry import games
-
-        return games()
-
-
-sys.modules[__name__].__class__ = _CallableGamesPackage

@@ -1,0 +1,69 @@
+"""Malformed records (issue #19): whatever JSON a record holds, `bodoge.replay` answers BadRecord, never
+TypeError or another crash."""
+
+from __future__ import annotations
+
+import copy
+from typing import Any
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import bodoge
+from bodoge.errors import BadRecord
+
+JSON = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False) | st.text(max_size=8),
+    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=8), inner, max_size=4),
+    max_leaves=10,
+)
+
+
+def a_record(name: str) -> dict[str, Any]:
+    state = bodoge.make(name).new_state(seed=5)
+    for _ in range(6):
+        state.apply(state.legal_actions()[0])
+    return state.to_record()
+
+
+RECORDS = {name: a_record(name) for name in bodoge.games()}
+FIELDS = ["format", "game", "rules_version", "players", "options", "seed", "deck", "actions", "result"]
+
+
+def replays_or_refuses(record: Any) -> None:
+    try:
+        bodoge.replay(record)
+    except BadRecord as exc:
+        assert str(exc)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.sampled_from(sorted(RECORDS)), st.sampled_from(FIELDS), JSON)
+def test_any_value_in_any_field_is_a_bad_record_or_replays(name: str, field: str, value: Any) -> None:
+    record = copy.deepcopy(RECORDS[name])
+    record[field] = value
+    replays_or_refuses(record)
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.sampled_from(sorted(RECORDS)), st.dictionaries(st.text(max_size=12), JSON, max_size=3))
+def test_any_options_are_a_bad_record_or_replay(name: str, options: dict[str, Any]) -> None:
+    record = copy.deepcopy(RECORDS[name])
+    record["options"] = options
+    replays_or_refuses(record)
+
+
+def test_options_that_are_not_an_object_are_named() -> None:
+    record = copy.deepcopy(RECORDS["troika"])
+    record["options"] = [1, 2]
+    try:
+        bodoge.replay(record)
+    except BadRecord as exc:
+        assert "options" in str(exc)
+    else:
+        raise AssertionError("a list of options replayed")
+
+
+@given(JSON)
+def test_any_json_is_a_bad_record(value: Any) -> None:
+    replays_or_refuses(value)
