@@ -14,7 +14,7 @@ from bodoge_tinygame import TinyGame
 
 import bodoge
 from bodoge import agents
-from bodoge.agents.ismcts import DEFAULT_ITERATIONS, DEFAULT_SECONDS, ISMCTSAgent, cut_value
+from bodoge.agents.ismcts import DEFAULT_ITERATIONS, DEFAULT_SECONDS, ISMCTSAgent, Search, _Node, cut_value
 from bodoge.arena import play_match
 from bodoge.core import Game, State
 from bodoge.errors import BadOption
@@ -97,8 +97,8 @@ def test_ismcts_is_deterministic_for_a_given_rng() -> None:
             again = agents.make(spec).act(game, view, random.Random(5))
             assert first == again
             bot = ISMCTSAgent(iterations=60)
-            root1 = bot.search(game, view, random.Random(9))
-            root2 = bot.search(game, view, random.Random(9))
+            root1 = bot.search(game, view, random.Random(9)).root
+            root2 = bot.search(game, view, random.Random(9)).root
             assert {a: (c.visits, c.totals) for a, c in root1.children.items()} == {
                 a: (c.visits, c.totals) for a, c in root2.children.items()
             }
@@ -109,7 +109,7 @@ def test_ismcts_respects_its_budgets() -> None:
     state = game.new_state(seed=3)
     view = state.view(state.current_player)
     bot = ISMCTSAgent(iterations=37)
-    root = bot.search(game, view, random.Random(1))
+    root = bot.search(game, view, random.Random(1)).root
     assert bot.last_iterations == 37 and root.visits == 37
     assert sum(c.visits for c in root.children.values()) == 37
     timed = ISMCTSAgent(seconds=0.05)
@@ -137,21 +137,22 @@ def test_halving_spends_its_budget_on_the_same_deals_for_every_move() -> None:
     legal = [a["id"] for a in view["legal_actions"]]
     assert len(legal) >= 3
     bot = ISMCTSAgent(iterations=120, root="halving")
-    root = bot.search(game, view, random.Random(1))
-    assert bot.last_iterations == 120 == root.visits
-    counts = {a: len(bot._values[a]) for a in legal}
+    found = bot.search(game, view, random.Random(1))
+    assert bot.last_iterations == 120 == found.iterations == found.root.visits
+    values, alive, prior_move = found.values, found.alive, found.prior_move
+    counts = {a: len(values[a]) for a in legal}
     # phase 1 gives every move the same number of deals; later phases only the better half (and the
     # heuristic's move), so the survivors have more
     assert min(counts.values()) >= 120 // len(legal) // 2 >= 1
-    assert set(bot._alive) <= set(legal) and len(bot._alive) <= -(-len(legal) // 2) + 1
+    assert set(alive) <= set(legal) and len(alive) <= -(-len(legal) // 2) + 1
     # the dropped moves were the worse half on the deals of phase 1 (the heuristic's move aside)
-    for dropped in set(legal) - set(bot._alive):
-        k = len(bot._values[dropped])
-        mean = sum(bot._values[dropped]) / k
-        for kept in set(bot._alive) - {bot.last_prior_move}:
-            assert sum(bot._values[kept][:k]) / k >= mean
-    assert all(counts[a] == max(counts.values()) for a in bot._alive)
-    assert bot.last_prior_move in bot._alive  # the heuristic's move is never dropped
+    for dropped in set(legal) - set(alive):
+        k = len(values[dropped])
+        mean = sum(values[dropped]) / k
+        for kept in set(alive) - {prior_move}:
+            assert sum(values[kept][:k]) / k >= mean
+    assert all(counts[a] == max(counts.values()) for a in alive)
+    assert prior_move in alive  # the heuristic's move is never dropped
     assert bot.act(game, view, random.Random(1)) in legal
     timed = ISMCTSAgent(seconds=0.05, root="halving")
     start = time.perf_counter()
@@ -161,12 +162,15 @@ def test_halving_spends_its_budget_on_the_same_deals_for_every_move() -> None:
 
 def test_halving_keeps_the_heuristic_move_unless_the_paired_gap_is_clear() -> None:
     bot = ISMCTSAgent(root="halving", z=1.5)
-    bot._alive = [1, 2]
-    bot._values = {1: [0.5, 0.0, 1.0, 0.5], 2: [0.6, 0.1, 1.0, 0.55]}  # 2 better on every deal
-    assert bot._paired_choice(1) == 2
-    bot._values = {1: [0.0, 1.0, 0.0, 1.0], 2: [1.0, 0.0, 1.0, 1.0]}  # better on average, by luck
-    assert bot._paired_choice(1) == 1
-    assert bot._paired_choice(None) == 2
+
+    def found(values: dict[int, list[float]], prior_move: int | None) -> Search:
+        return Search(_Node(3), prior_move=prior_move, values=values, alive=[1, 2])
+
+    clear = {1: [0.5, 0.0, 1.0, 0.5], 2: [0.6, 0.1, 1.0, 0.55]}  # 2 better on every deal
+    assert bot._paired_choice(found(clear, 1)) == 2
+    lucky = {1: [0.0, 1.0, 0.0, 1.0], 2: [1.0, 0.0, 1.0, 1.0]}  # better on average, by luck
+    assert bot._paired_choice(found(lucky, 1)) == 1
+    assert bot._paired_choice(found(lucky, None)) == 2
 
 
 def test_round_horizon_stops_simulations_at_the_end_of_the_round(monkeypatch: pytest.MonkeyPatch) -> None:

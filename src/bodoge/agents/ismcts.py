@@ -21,7 +21,7 @@ The agent sees only its seat's view. Every iteration it
 
 **How seats play inside the simulations** (`rollout` for every seat after the tree, `opponents` for
 the other seats inside it):
-- `quick`: the game's quick policy (`bodoge.games.<game>.rollout`): a sensible move decided on the
+- `quick`: the game's quick policy (the `rollout` module of its package): a sensible move decided on the
   full state in about the time the engine takes to apply it, from only what the seat to move knows;
 - `heuristic`: the game's view-based heuristic on the seat's view (without its log): the same kind of
   play at ten times the cost of the move itself;
@@ -83,28 +83,72 @@ import math
 import random
 import time
 from collections.abc import Mapping
-from typing import Any
+from dataclasses import dataclass, field
+from enum import StrEnum
+from typing import Any, TypeVar
 
 from bodoge.agents.base import legal_ids
 from bodoge.agents.heuristic import QuickPolicy, heuristic_policy, quick_policy
 from bodoge.core.game import Game, State
 from bodoge.errors import BadOption
 
+
+class Policy(StrEnum):
+    """How a seat plays inside the simulations (`rollout`, `opponents`)."""
+
+    AUTO = "auto"
+    QUICK = "quick"
+    HEURISTIC = "heuristic"
+    RANDOM = "random"
+    TREE = "tree"  # `opponents` only: the other seats choose by UCB in the tree
+
+
+class Root(StrEnum):
+    """How the observer's own decision is searched."""
+
+    HALVING = "halving"
+    PUCT = "puct"
+
+
+class Horizon(StrEnum):
+    """Where a simulation stops (besides a number of actions)."""
+
+    AUTO = "auto"
+    END = "end"
+    ROUND = "round"
+
+
+class Cut(StrEnum):
+    """How a position cut at the horizon is valued."""
+
+    WIN = "win"
+    RANK = "rank"
+
+
 DEFAULT_ITERATIONS = 4000
 DEFAULT_SECONDS = 0.9
+DEFAULT_C = 0.7
 DEFAULT_PRIOR = 0.5
 DEFAULT_Z = 1.5
-DEFAULT_OPPONENTS = "auto"
-DEFAULT_ROOT = "halving"
 MAX_ITERATIONS = 1_000_000  # per move: about a quarter of an hour at these games' speed
 MAX_SECONDS = 3600.0
-POLICIES = ("auto", "quick", "heuristic", "random")  # how a seat plays inside the simulations
+ROLLOUTS = (Policy.AUTO, Policy.QUICK, Policy.HEURISTIC, Policy.RANDOM)
+
+_Mode = TypeVar("_Mode", bound=StrEnum)
 
 
-def cut_value(scores: list[int] | list[float], how: str) -> list[float]:
+def _mode(kind: type[_Mode], name: str, value: Any, allowed: tuple[_Mode, ...] | None = None) -> _Mode:
+    """`value` as one of the modes `allowed` (default: all of `kind`); BadOption naming them if not."""
+    allowed = tuple(kind) if allowed is None else allowed
+    if isinstance(value, str) and value in allowed:
+        return kind(value)
+    raise BadOption(name, value, " or ".join(", ".join(allowed).rsplit(", ", 1)))
+
+
+def cut_value(scores: list[int] | list[float], how: Cut | str) -> list[float]:
     """Scores at a horizon as a share of one win (see the module docstring: `win` or `rank`)."""
     n = len(scores)
-    if how == "win":
+    if how == Cut.WIN:
         best = max(scores)
         won = [p for p in range(n) if scores[p] == best]
         share = 1.0 / len(won)
@@ -142,14 +186,14 @@ class ISMCTSAgent:
         self,
         iterations: int | None = None,
         seconds: float | None = None,
-        c: float = 0.7,
-        rollout: str = "auto",
-        horizon: str | int = "auto",
-        cut: str = "rank",
+        c: float = DEFAULT_C,
+        rollout: str = Policy.AUTO,
+        horizon: str | int = Horizon.AUTO,
+        cut: str = Cut.RANK,
         prior: float = DEFAULT_PRIOR,
         z: float = DEFAULT_Z,
-        opponents: str = DEFAULT_OPPONENTS,
-        root: str = DEFAULT_ROOT,
+        opponents: str = Policy.AUTO,
+        root: str = Root.HALVING,
     ) -> None:
         if iterations is not None and (
             isinstance(iterations, bool)
@@ -167,50 +211,40 @@ class ISMCTSAgent:
             iterations, seconds = DEFAULT_ITERATIONS, DEFAULT_SECONDS
         if isinstance(c, bool) or not isinstance(c, int | float) or not 0 <= c < math.inf:
             raise BadOption("c", c, "a finite number ≥ 0")
-        if rollout not in POLICIES:
-            raise BadOption("rollout", rollout, "auto, quick, heuristic or random")
-        if not (
-            horizon in ("auto", "end", "round")
-            or (isinstance(horizon, int) and not isinstance(horizon, bool) and horizon >= 1)
-        ):
+        self.rollout = _mode(Policy, "rollout", rollout, ROLLOUTS)
+        self.opponents = _mode(Policy, "opponents", opponents)
+        self.root = _mode(Root, "root", root)
+        self.cut = _mode(Cut, "cut", cut)
+        self.horizon: Horizon | int
+        if isinstance(horizon, int) and not isinstance(horizon, bool) and horizon >= 1:
+            self.horizon = horizon
+        elif isinstance(horizon, str) and horizon in tuple(Horizon):
+            self.horizon = Horizon(horizon)
+        else:
             raise BadOption("horizon", horizon, "auto, end, round, or a number of actions ≥ 1")
-        if cut not in ("win", "rank"):
-            raise BadOption("cut", cut, "win or rank")
         if isinstance(prior, bool) or not isinstance(prior, int | float) or not 0 <= prior <= 1:
             raise BadOption("prior", prior, "a weight from 0 to 1")
-        if opponents not in (*POLICIES, "tree"):
-            raise BadOption("opponents", opponents, "auto, quick, heuristic, random or tree")
-        if root not in ("puct", "halving"):
-            raise BadOption("root", root, "puct or halving")
         if isinstance(z, bool) or not isinstance(z, int | float) or not 0 <= z < math.inf:
             raise BadOption("z", z, "a finite number of standard errors ≥ 0")
         self.iterations = iterations
         self.seconds = None if seconds is None else float(seconds)
         self.c = float(c)
-        self.rollout = rollout
-        self.horizon = horizon
-        self.cut = cut
         self.prior = float(prior)
         self.z = float(z)
-        self.opponents = opponents
-        self.root = root
-        self._values: dict[int, list[float]] = {}  # halving: the observer's return per move and deal
-        self._alive: list[int] = []  # halving: the moves left after the last phase
-        self.last_prior_move: int | None = None
         params = []
         if iterations is not None:
             params.append(f"iterations={iterations}")
         if seconds is not None:
             params.append(f"seconds={seconds}")
         defaults = {
-            "c": 0.7,
-            "rollout": "auto",
-            "horizon": "auto",
-            "cut": "rank",
+            "c": DEFAULT_C,
+            "rollout": Policy.AUTO,
+            "horizon": Horizon.AUTO,
+            "cut": Cut.RANK,
             "prior": DEFAULT_PRIOR,
             "z": DEFAULT_Z,
-            "opponents": DEFAULT_OPPONENTS,
-            "root": DEFAULT_ROOT,
+            "opponents": Policy.AUTO,
+            "root": Root.HALVING,
         }
         for key, default in defaults.items():
             value = getattr(self, key)
@@ -218,6 +252,7 @@ class ISMCTSAgent:
                 params.append(f"{key}={value}")
         self.spec = "ismcts:" + ",".join(params)
         self.last_iterations = 0  # iterations of the last search (for benchmarks)
+        self.last_search: Search | None = None  # the last search's tree and root statistics
 
     def check(self, game: Game) -> None:
         """BadOption now if the simulations need a policy that `game` lacks."""
@@ -228,14 +263,14 @@ class ISMCTSAgent:
         random) and the model of the other seats in the tree (None: they choose by UCT)."""
         quick = quick_policy(game)
         rollout, opponents = self.rollout, self.opponents
-        if rollout == "auto":
-            rollout = "quick" if quick is not None else "random"
-        if opponents == "auto":
-            opponents = "quick" if quick is not None else "tree"
+        if rollout == Policy.AUTO:
+            rollout = Policy.QUICK if quick is not None else Policy.RANDOM
+        if opponents == Policy.AUTO:
+            opponents = Policy.QUICK if quick is not None else Policy.TREE
         model: QuickPolicy | None
-        if opponents == "tree":
+        if opponents == Policy.TREE:
             model = None
-        elif opponents == "random":
+        elif opponents == Policy.RANDOM:
             model = _random_move
         else:
             model = _policy(game, opponents, quick)
@@ -246,11 +281,10 @@ class ISMCTSAgent:
         if len(legal) == 1:
             self.last_iterations = 0
             return legal[0]
-        root = self.search(game, view, rng)
-        me = view["seat"]
-        h = self.last_prior_move
-        if self.root == "halving":
-            return self._paired_choice(h)
+        found = self.search(game, view, rng)
+        root, me, h = found.root, view["seat"], found.prior_move
+        if self.root == Root.HALVING:
+            return self._paired_choice(found)
         best = max(
             (a for a in legal if a in root.children),
             key=lambda a: (root.children[a].visits, root.children[a].totals[me]),
@@ -266,29 +300,30 @@ class ISMCTSAgent:
                     return h
         return best
 
-    def search(self, game: Game, view: Mapping[str, Any], rng: random.Random) -> _Node:
-        """Run the search from `view` (the observer's decision) and return the root of the tree."""
+    def search(self, game: Game, view: Mapping[str, Any], rng: random.Random) -> Search:
+        """Run the search from `view` (the observer's decision): its tree and root statistics."""
         ctx = _Context(self, game, view)
-        self.last_prior_move = None
-        if self.prior > 0 or self.root == "halving":
+        found = Search(_Node(game.num_players))
+        if self.prior > 0 or self.root == Root.HALVING:
             with contextlib.suppress(BadOption):  # a game without a heuristic: no default move
-                self.last_prior_move = int(heuristic_policy(game)(game, view, rng))
-        root = _Node(game.num_players)
-        if self.root == "halving":
-            self._halving(ctx, root, rng)
+                found.prior_move = int(heuristic_policy(game)(game, view, rng))
+        if self.root == Root.HALVING:
+            self._halving(ctx, found, rng)
         else:
-            self._puct(ctx, root, rng)
-        return root
+            self._puct(ctx, found, rng)
+        self.last_iterations = found.iterations
+        self.last_search = found
+        return found
 
     def _budget_left(self, done: int, deadline: float | None) -> bool:
         return (self.iterations is None or done < self.iterations) and (
             deadline is None or time.perf_counter() < deadline
         )
 
-    def _puct(self, ctx: _Context, root: _Node, rng: random.Random) -> None:
+    def _puct(self, ctx: _Context, found: Search, rng: random.Random) -> None:
         """Iterations of PUCT at the root (the heuristic's move as a prior) and UCT below it."""
-        me, legal, sqrt = ctx.me, ctx.legal, math.sqrt
-        priors = self._priors(legal)
+        me, legal, sqrt, root = ctx.me, ctx.legal, math.sqrt, found.root
+        priors = self._priors(legal, found.prior_move)
         c = self.c
         deadline = None if self.seconds is None else time.perf_counter() + self.seconds
         done = 0
@@ -316,14 +351,14 @@ class ISMCTSAgent:
                 child = root.children[best_a] = _Node(ctx.n)
             state.apply(best_a)
             ctx.simulate(state, child, [root, child], 1, rng, expanded)
-        self.last_iterations = done
+        found.iterations = done
 
-    def _halving(self, ctx: _Context, root: _Node, rng: random.Random) -> None:
+    def _halving(self, ctx: _Context, found: Search, rng: random.Random) -> None:
         """Sequential halving at the root on common random numbers (see the module docstring)."""
-        legal, me, h = ctx.legal, ctx.me, self.last_prior_move
+        legal, me, h, root = ctx.legal, ctx.me, found.prior_move, found.root
         alive = list(legal)
         values: dict[int, list[float]] = {a: [] for a in legal}
-        self._values = values
+        found.values = values
         phases = max(1, math.ceil(math.log2(len(legal))))
         start = time.perf_counter()
         cap: float = math.inf if self.iterations is None else self.iterations
@@ -367,14 +402,14 @@ class ISMCTSAgent:
                 if h in alive and h not in kept:
                     kept.append(h)  # the heuristic's move stays: the last word compares with it
                 alive = kept
-        self._alive = alive
-        self.last_iterations = done
+        found.alive = alive
+        found.iterations = done
 
-    def _paired_choice(self, h: int | None) -> int:
+    def _paired_choice(self, found: Search) -> int:
         """After halving: the best surviving move, unless the heuristic's move is as good within z
         standard errors of their paired differences (the same deals and luck for both)."""
-        values = self._values
-        best = max(self._alive, key=lambda a: (_mean(values[a]), a == h))
+        values, h = found.values, found.prior_move
+        best = max(found.alive, key=lambda a: (_mean(values[a]), a == h))
         if h is None or best == h:
             return best
         m = min(len(values[best]), len(values[h]))
@@ -385,16 +420,28 @@ class ISMCTSAgent:
         var = sum((d - gap) ** 2 for d in diffs) / (m - 1)
         return best if gap > self.z * math.sqrt(var / m) else h
 
-    def _priors(self, legal: list[int]) -> dict[int, float] | None:
-        """The root prior: weight `prior` on the heuristic's move, the rest spread evenly (None: no
+    def _priors(self, legal: list[int], move: int | None) -> dict[int, float] | None:
+        """The root prior: weight `prior` on the heuristic's `move`, the rest spread evenly (None: no
         prior, plain UCT at the root)."""
-        move = self.last_prior_move
         if self.prior == 0 or move is None:
             return None
         rest = (1.0 - self.prior) / len(legal)
         priors = dict.fromkeys(legal, rest)
         priors[move] = priors.get(move, 0.0) + self.prior
         return priors
+
+
+@dataclass
+class Search:
+    """What one search found: the observer's tree and, at its root, the heuristic's move (the prior,
+    or the move halving compares with), and with halving the observer's return per move and deal
+    (`values`) and the moves left after the last phase (`alive`)."""
+
+    root: _Node
+    prior_move: int | None = None
+    values: dict[int, list[float]] = field(default_factory=dict)
+    alive: list[int] = field(default_factory=list)
+    iterations: int = 0
 
 
 def _mean(values: list[float]) -> float:
@@ -411,9 +458,9 @@ class _Context:
         self.n = game.num_players
         self.me = view["seat"]
         self.legal = legal_ids(view)
-        horizon: str | int = agent.horizon
-        if horizon == "auto":
-            horizon = "round" if isinstance(view.get("round"), int) else "end"
+        horizon = agent.horizon
+        if horizon == Horizon.AUTO:
+            horizon = Horizon.ROUND if isinstance(view.get("round"), int) else Horizon.END
         self.horizon = horizon
         self.root_scores = list(view["scores"])
         self.cut, self.c = agent.cut, agent.c
@@ -422,11 +469,11 @@ class _Context:
     def past_horizon(self, state: State, steps: int) -> bool:
         """Whether a simulation stops here, before the end of the game (`horizon`)."""
         horizon = self.horizon
-        if horizon == "end" or state.current_player is None:
+        if horizon == Horizon.END or state.current_player is None:
             return False
-        if horizon == "round":
+        if horizon == Horizon.ROUND:
             return state.scores() != self.root_scores
-        return steps >= horizon  # type: ignore[operator]
+        return steps >= int(horizon)  # a number of actions: the modes are handled above
 
     def simulate(
         self,
@@ -441,7 +488,7 @@ class _Context:
         below it (unless `expanded` just now), roll out to the end or the horizon, and back up every
         seat's return along the path. Returns that vector."""
         me, model, c, n = self.me, self.model, self.c, self.n
-        past = None if self.horizon == "end" else self.past_horizon
+        past = None if self.horizon == Horizon.END else self.past_horizon
         log, sqrt = math.log, math.sqrt
         descend = not expanded and not (past is not None and past(state, steps))
         # selection and expansion (UCT with availability counts)
@@ -516,14 +563,18 @@ def _random_move(state: State, rng: random.Random) -> int:
     return legal[int(rng.random() * len(legal))]
 
 
-def _policy(game: Game, kind: str, quick: QuickPolicy | None) -> QuickPolicy | None:
+def _policy(game: Game, kind: Policy, quick: QuickPolicy | None) -> QuickPolicy | None:
     """The policy of a seat inside the simulations: `random` (None), `quick` (the game's quick policy
     on the state), or `heuristic` (the game's view-based heuristic on the seat's view)."""
-    if kind == "random":
+    if kind == Policy.RANDOM:
         return None
-    if kind == "quick":
+    if kind == Policy.QUICK:
         if quick is None:
-            raise BadOption("policy", kind, f"a game with a quick policy (bodoge.games.{game.name}.rollout)")
+            raise BadOption(
+                "policy",
+                kind,
+                f"a game with a quick policy (a rollout module beside {type(game).__module__})",
+            )
         return quick
     heuristic = heuristic_policy(game)
 
