@@ -1,6 +1,7 @@
 """DESIGN.md §3: the protocol checks every registered game must pass, at every player count.
 
-A game gets these for free by registering (exporting `GAME` from its package).
+A game gets these for free by registering (docs/adding-a-game.md); the toy game package `toygame/`
+is checked with them.
 """
 
 from __future__ import annotations
@@ -10,6 +11,7 @@ import random
 from typing import Any
 
 import pytest
+from conformance_games import CASES, GAMES
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -18,14 +20,6 @@ from bodoge.core import State
 from bodoge.errors import BadOption, BadRecord, IllegalAction
 
 SEEDS = (1, 2, 3)
-CASES = [
-    (name, players)
-    for name in bodoge.games()
-    for players in range(
-        bodoge.core.registry.game_class(name).min_players,
-        bodoge.core.registry.game_class(name).max_players + 1,
-    )
-]
 IDS = [f"{name}-{players}p" for name, players in CASES]
 
 
@@ -198,7 +192,7 @@ def test_illegal_actions_change_nothing(name: str, players: int) -> None:
         state.apply(0)
 
 
-@pytest.mark.parametrize("name", bodoge.games())
+@pytest.mark.parametrize("name", GAMES)
 def test_bad_options_and_seats_are_refused(name: str) -> None:
     cls = bodoge.core.registry.game_class(name)
     with pytest.raises(BadOption, match="players"):

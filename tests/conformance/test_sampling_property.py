@@ -20,19 +20,14 @@ from collections import Counter
 from collections.abc import Callable
 
 import pytest
+from conformance_games import CASES
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import bodoge
 from bodoge import agents
 from bodoge.core.game import State
-from bodoge.core.registry import game_class
 
-CASES = [
-    (name, n)
-    for name in bodoge.games()
-    for n in range(game_class(name).min_players, game_class(name).max_players + 1)
-]
 POLICIES = ["heuristic", "first", "last", "random", "rare"]
 SEEDS = 3  # samples per seat and action
 PART = 40  # actions checked by an example that does not check its whole game

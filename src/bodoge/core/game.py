@@ -255,8 +255,12 @@ class State:
         return view
 
     def _event_view(self, event: tuple[Any, ...], seat: int | None) -> dict[str, Any] | None:
-        """One event of `self.events` as `seat` saw it (None: that seat saw nothing of it)."""
-        raise NotImplementedError
+        """One event of `self.events` as `seat` saw it (None: that seat saw nothing of it): the facts,
+        keyed in the one event vocabulary ("type", "seat", "round", ...), without text. It may read
+        the game and parts of the state that never change once the event happened. The game's
+        `information` part does this: `event_view(state, event, seat)`."""
+        view: dict[str, Any] | None = self.game.needed_part("information").event_view(self, event, seat)
+        return view
 
     def scores(self) -> list[int]:
         raise NotImplementedError
