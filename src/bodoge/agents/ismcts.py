@@ -4,76 +4,23 @@
     bodoge.agents.make("ismcts:iterations=2000,rollout=heuristic")
     bodoge.agents.make("ismcts:seconds=0.5")
 
-The agent sees only its seat's view. Every iteration it
+The agent sees only its seat's view. Every iteration it **determinizes** (`game.sampler(view)`: the
+view read once, a full state dealt from it each time; DESIGN.md §2), **selects** down one tree of the
+observer's information sets keyed by action ids (UCB with availability counts, since an action is not
+legal in every determinization; the other seats move as `opponents` says), **expands** one untried
+action, **rolls out** to the end or to the `horizon` as `rollout` says, and **backs up** every seat's
+return (each node keeps every seat's total, so it serves any number of players).
 
-1. **determinizes**: deals every card it cannot see at random, consistent with what it knows
-   (`game.sampler(view)`, the view read once and dealt from at every iteration; DESIGN.md §2) — the
-   one way it ever gets a full state;
-2. **selects** down one tree of the observer's information sets, keyed by action ids. The observer's
-   moves are chosen by UCB among the actions legal in this determinization, with availability counts
-   (how often the action was legal when its parent was visited), since an action is not legal in every
-   determinization. The other seats move as their model says (`opponents`, below). At the root, the
-   observer's own decision, moves are chosen by sequential halving or by PUCT (**The root**, below);
-3. **expands** one untried legal action;
-4. **rolls out** on the determinized state to the end of the game or to the horizon (below);
-5. **backs up** the vector of every seat's return: each node keeps every seat's total, so the tree
-   serves any number of players (max^n-style: each player maximizes their own).
+At the root, the observer's own decision, `root=halving` runs sequential halving (Karnin, Koren &
+Somekh 2013) on common random numbers: each batch plays every surviving move from clones of one
+determinization with the same random stream after it, the worse half drops out after each phase (never
+the heuristic's move), and the best survivor replaces the heuristic's move only if their paired
+differences favour it by `z` standard errors. `root=puct` uses the heuristic's move as a prior instead.
 
-**How seats play inside the simulations** (`rollout` for every seat after the tree, `opponents` for
-the other seats inside it):
-- `quick`: the game's quick policy (the `rollout` module of its package): a sensible move decided on the
-  full state in about the time the engine takes to apply it, from only what the seat to move knows;
-- `heuristic`: the game's view-based heuristic on the seat's view (without its log): the same kind of
-  play at ten times the cost of the move itself;
-- `random`: uniformly among the legal actions;
-- `tree` (`opponents` only): the other seats choose by UCB in the tree too (plain SO-ISMCTS), so the
-  tree branches on every seat's moves;
-- `auto` (the default for both): `quick` where the game has a quick policy, else `random` for the
-  rollouts and `tree` for the other seats.
-Modelling the other players as sensible players spends every iteration on the observer's own
-choices; a tree over every seat's moves needs more iterations than a second gives.
-
-**The root** (`root=`):
-- `halving` (the default): sequential halving (Karnin, Koren & Somekh 2013) on common random numbers.
-  The budget is cut into ⌈log2 k⌉ equal phases for k legal moves. A phase plays batches: one
-  determinization, then every move still in the running from a clone of it, each followed by the same
-  random stream (tree choices and rollouts below the root as above). After a phase the worse half of
-  the moves by mean return drop out, except the heuristic's move, which always stays. The move played
-  is the best one left; it replaces the heuristic's only if the mean of their paired differences (same
-  cards, same luck afterwards) exceeds `z` standard errors of that mean. Pairing removes the luck of
-  the deal from the comparison, which in games this random is most of the noise;
-- `puct`: PUCT with the game heuristic's move as a prior (`prior`), so the search spends its first
-  iterations on the move a sensible player would make and turns to others as evidence comes in. The
-  move played is the root child visited most (ties: the better mean). It replaces the heuristic's move
-  only if its mean return is higher by `z` standard errors (returns lie in [0, 1], so a variance of at
-  most 1/4).
-
-**Budget.** `iterations=N` (at most 1,000,000), `seconds=S` (at most 3600), or both (whichever ends
-first). The default is 4000 iterations or 0.9 s, whichever ends first: under one second a move in
-every game here, and in most games the iterations end first. An iteration budget alone is
-deterministic — the same view and the same `rng` give the same move — and the arena's backends then
-give identical records; a time budget depends on the machine's speed.
-
-**Bounded horizon** (`horizon=`), for long matches of several rounds:
-- `end`: every simulation runs to the end of the game and is valued by `returns()`;
-- `round`: a simulation stops at the end of the round it started in. The generic hook is the running
-  score: every round-based game here settles `scores()` only at a round's end (Troika's chips, Tokkuri's
-  balances, Tottarot's victory tokens), so the simulation stops at the first action after which
-  `scores()` differs from the root's. A round that changes nobody's score just lets the simulation run
-  on to the next one. The cut position is valued by `cut` (below);
-- an integer N: stop after N actions from the root, valued the same way;
-- `auto` (the default): `round` if the view carries a round number (`round` in the view), else `end`.
-
-**Valuing a cut** (`cut=`): scores turned into a win-probability-like share that sums to 1 like
-`returns()` does:
-- `win`: the leaders (highest score) share 1, as if the game ended now;
-- `rank` (the default): each player's share of the pairwise comparisons they win (ties count half),
-  so a second place is worth more than a last — a round's +1 chip or a smaller payment counts.
-
-**Other parameters:** `c` (exploration constant, default 0.7 for returns in [0, 1]); `prior` (with
-`root=puct`: the weight of the heuristic's move in the root prior, default 0.5; 0: plain UCT at the
-root, and no heuristic is consulted there); `z` (default 1.5). Measured speed and strength, beside
-OpenSpiel's ISMCTS and our heuristic, are in the README (`bench/search.py`, `bench/peer.py`).
+A cut simulation (`horizon=round` or N actions) is valued from `scores()` by `cut`. An iteration
+budget alone is deterministic (same view, same rng, same move); a time budget depends on the machine.
+Every parameter, its default and its allowed values are in the README's table ("Bots and the arena");
+measured speed and strength are in the README too (`bench/search.py`, `bench/peer.py`).
 """
 
 from __future__ import annotations
