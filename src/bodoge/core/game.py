@@ -463,8 +463,8 @@ class State:
                 seen = self._event_view(event, seat)
                 if seen is not None:
                     if text is not None and "text" not in seen:
-                        seen["text"] = text.event_text(seen, "en")
-                        seen["text_ja"] = text.event_text(seen, "ja")
+                        seen["text"] = text.event_text(self.game, seen, "en")
+                        seen["text_ja"] = text.event_text(self.game, seen, "ja")
                     entries.append(LogEntry(seen))
             cache[seat] = (events, len(events), entries)
         return entries.copy()

@@ -4,7 +4,7 @@ Each table maps dotted keys (`event.flip`, `decision.bid`, `name.tile.7`) to a `
 with named fields. The game's `text.py` decides which key an event or decision takes and works out its
 fields (numbers, seat names, card names looked up in the same table); the words themselves live only
 in the tables, so that a translator can work on them without reading Python and a test can check that
-every key exists in every language with the same fields (`Texts.problems`).
+every key exists in every language with matching fields (`Texts.problems`).
 
     TEXTS = Texts(__package__)                        # in bodoge/games/troika/text.py
     TEXTS.say("ja", "event.flip", seat=2, tile=7)     # -> 'P2が7をめくった'
@@ -49,20 +49,30 @@ class Texts:
         return self.tables[lang].get(key, default)
 
     def problems(self) -> list[str]:
-        """Every key missing from a language, and every template whose fields differ between languages
-        (a test asserts this is empty for every game)."""
+        """Every key missing from a language, every template that does not parse, and every pair of
+        languages whose templates of one key each use a field the other lacks (a misspelt field: a
+        language may leave a fact out, as Japanese leaves out articles, but not name another one).
+        A test asserts this is empty for every game."""
         found = []
         tables = self.tables
         keys = set().union(*(t.keys() for t in tables.values()))
         for key in sorted(keys):
-            fields = {}
+            fields: dict[str, set[str]] = {}
             for lang, table in tables.items():
                 if key not in table:
                     found.append(f"{self.package}: {key!r} has no {lang} text")
-                else:
+                    continue
+                try:
                     fields[lang] = template_fields(table[key])
-            if len({frozenset(f) for f in fields.values()}) > 1:
-                found.append(f"{self.package}: {key!r} has different fields per language: {fields}")
+                except ValueError as exc:
+                    found.append(f"{self.package}: {key!r} in {lang} does not parse: {exc}")
+            langs = sorted(fields)
+            for i, a in enumerate(langs):
+                for b in langs[i + 1 :]:
+                    if fields[a] - fields[b] and fields[b] - fields[a]:
+                        found.append(
+                            f"{self.package}: {key!r} uses fields {fields[a]} in {a} but {fields[b]} in {b}"
+                        )
         return found
 
 

@@ -6,12 +6,12 @@ from collections.abc import Mapping
 from typing import Any
 
 from bodoge.core.text import Texts
-from toygame.rules import ThreeTricksState
+from toygame.rules import ThreeTricks, ThreeTricksState
 
 TEXTS = Texts(__package__ or "toygame")
 
 
-def event_text(seen: Mapping[str, Any], lang: str) -> str:
+def event_text(game: ThreeTricks, seen: Mapping[str, Any], lang: str) -> str:
     kind = seen["type"]
     if kind == "deal":
         if seen["cards"] is None:

@@ -9,6 +9,7 @@ import pytest
 
 import bodoge
 from bodoge.errors import BadOption
+from bodoge.games.tottarot import play
 from bodoge.games.tottarot.rules import PH_BID, PH_PEEK, PH_SHARE, PH_STEAL, TottarotState
 
 
@@ -124,7 +125,7 @@ def test_tt_e4_three_way_tie_a_card_stolen_twice() -> None:
     # Turn 2: P2's EXPOSE has acted (automatic) right after the declaration.
     assert view["turn"] == 2
     exposes = [e for e in view["log"] if e["type"] == "expose"]
-    assert [(e["player"], e["turn"]) for e in exposes] == [(2, 2)]
+    assert [(e["seat"], e["turn"]) for e in exposes] == [(2, 2)]
     assert view["declared"][2]["exposed"] and view["declared"][2]["card"] is not None
 
 
@@ -143,8 +144,8 @@ def test_tt_e5_wrap_around_priority_and_a_skipped_actor() -> None:
     assert texts(state) == ["steal P1", "steal P3", "steal none"]
     state.apply("steal P1")
     log = state.view(None)["log"]
-    assert [e["player"] for e in log if e["type"] == "skip" and e["round"] == 2] == [0]
-    assert [e["player"] for e in log if e["type"] == "discard" and e["round"] == 2] == [1, 2]
+    assert [e["seat"] for e in log if e["type"] == "skip" and e["round"] == 2] == [0]
+    assert [e["seat"] for e in log if e["type"] == "discard" and e["round"] == 2] == [1, 2]
     assert [row(state, p) for p in range(4)] == [[], [], [("WORLD", 5)], [("LOVERS", 1)]]
     assert state.view(None)["discard"] == ["DEVIL", "TOWER"]
     assert state.turn == 2 and state.phase == PH_SHARE and state.current_player == 3
@@ -159,7 +160,7 @@ def test_tt_e6_two_players_tied_bids(variant: str) -> None:
     assert state.current_player == 0
     if variant == "a":
         state.apply("steal P1")
-        assert [e["player"] for e in state.view(None)["log"] if e["type"] == "skip"] == [1]
+        assert [e["seat"] for e in state.view(None)["log"] if e["type"] == "skip"] == [1]
         assert row(state, 0) == [("TOWER", -3)] and row(state, 1) == []
         assert state.view(None)["discard"] == ["SUN"]
     else:
@@ -181,7 +182,7 @@ def test_tt_e7_invert_in_the_last_turn() -> None:
     assert row(state, 0) == [("SUN", 3), ("TOWER", -3)]
     state.apply("steal none")  # turn 3 ends the round
     inverts = [e for e in state.view(None)["log"] if e["type"] == "invert"]
-    assert [(e["player"], e["card"], e["inverted"], e["turn"]) for e in inverts] == [(0, "TOWER", True, 3)]
+    assert [(e["seat"], e["card"], e["inverted"], e["turn"]) for e in inverts] == [(0, "TOWER", True, 3)]
     assert last_round_end(state)["totals"] == [6, 0]
 
 
@@ -198,7 +199,7 @@ def test_tt_e8_invert_skips_an_empty_turn_and_does_nothing_in_turn_1() -> None:
     bids(state, [1, 0, 0])
     state.apply("steal none")
     inverts = [e for e in state.view(None)["log"] if e["type"] == "invert"]
-    assert [(e["player"], e["card"]) for e in inverts] == [(1, "DEVIL")]
+    assert [(e["seat"], e["card"]) for e in inverts] == [(1, "DEVIL")]
     totals = last_round_end(state)["totals"]
     assert totals[1] == 5 and totals[2] == -2
 
@@ -333,7 +334,7 @@ def test_tt_e13_icons_and_knowledge() -> None:
     state.bids = [0, 1, 2]
     state.used = [1, 2, 4]
     state.nbid = 3
-    state._decide()
+    play.decide(state)
     state.check_invariants()
     check_e13_turn_2(state, [3, 0, 1], others=[])
 
@@ -360,7 +361,7 @@ def check_e13_turn_2(state: TottarotState, turn_bids: list[int], others: list[in
     assert state.view(None)["declared"][2]["card"] == "DEVIL"  # EXPOSE: everyone
     assert state.view(None)["declared"][0]["card"] is None
     share = next(e for e in state.view(None)["log"] if e["type"] == "share")
-    assert (share["player"], share["target"], share["card"]) == (0, 2, None)  # the choice is public
+    assert (share["seat"], share["target"], share["card"]) == (0, 2, None)  # the choice is public
     bids(state, [*turn_bids, *others])
     assert state.current_player == 0 and state.view(None)["discard"][-1] == "TOWER"
     state.apply("steal P1")
@@ -398,7 +399,7 @@ def test_tt_e14_icons_that_do_nothing() -> None:
     log = state.view(None)["log"]
     end = next(e for e in log if e["type"] == "round_end")
     assert end["round"] == 1
-    assert [e["player"] for e in log if e["type"] == "peek"] == [1]
+    assert [e["seat"] for e in log if e["type"] == "peek"] == [1]
     decided = [e["cards"] for e in log if e["type"] == "decide" and e["round"] == 1]
     assert decided[2][0] == "LOVERS"  # P0 decided LOVERS in turn 3 ...
     assert state.round == 2 and state.phase == PH_BID  # ... and its SHARE never acts

@@ -12,8 +12,9 @@ from hypothesis import strategies as st
 
 import bodoge
 from bodoge.errors import BadOption, IllegalAction
-from bodoge.games.tottarot import DEFAULT_DECK, RULES, CardType, convert_deck, deck_to_json, parse_text
+from bodoge.games.tottarot import DEFAULT_DECK, CardType, Tottarot, convert_deck, deck_to_json
 from bodoge.games.tottarot.rules import PH_BID, PH_STEAL, TottarotState
+from bodoge.games.tottarot.text import parse_text
 
 
 def make(players: int, stacked: list[str] | None = None, seed: int = 0, **options: Any) -> TottarotState:
@@ -226,7 +227,7 @@ def test_declared_cards_and_bids_are_hidden() -> None:
         "type": "bid",
         "round": 1,
         "turn": 1,
-        "player": 0,
+        "seat": 0,
         "value": None,
         "text": "P0 bids (hidden).",
         "text_ja": "P0が意志トークンを裏向きで出しました。",
@@ -408,7 +409,7 @@ def test_random_configs_play_legally_and_sample_consistently(config: dict[str, A
 
 def test_rules_summary_length() -> None:
     for lang in ("en", "ja"):
-        lines = RULES[lang].strip().splitlines()
+        lines = Tottarot.rules_summary(lang).strip().splitlines()
         assert 30 <= len(lines) <= 60, (lang, len(lines))
 
 

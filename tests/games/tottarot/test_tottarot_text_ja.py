@@ -1,4 +1,4 @@
-"""Tottarot's Japanese texts: `event_text_ja` (each log event's "text_ja") and `decision_ja`."""
+"""Tottarot's Japanese texts: `event_text(game, seen, "ja")` (each log event's "text_ja") and `decision_ja`."""
 
 from __future__ import annotations
 
@@ -10,9 +10,16 @@ import pytest
 import bodoge
 from bodoge.games.tottarot import DEFAULT_DECK
 from bodoge.games.tottarot.rules import TottarotState
-from bodoge.games.tottarot.text import event_text_ja
+from bodoge.games.tottarot.text import event_text
 
 NAMES_JA = [t.name_ja for t in DEFAULT_DECK]
+GAME = bodoge.make("tottarot", players=3)
+
+
+def event_text_ja(seen: dict[str, Any]) -> str:
+    return event_text(GAME, seen, "ja")
+
+
 CODES = [t.code for t in DEFAULT_DECK]
 
 
@@ -35,26 +42,26 @@ def test_exact_lines() -> None:
     assert event_text_ja({"type": "reveal", "bids": [1, 0, 3], "actors": [2]}) == (
         "意志の表明を公開:P0 1、P1 0、P2 3。運命の奪取を行うのはP2。"
     )
-    assert event_text_ja({"type": "discard", "player": 2, "card": "DEVIL"}) == (
+    assert event_text_ja({"type": "discard", "seat": 2, "card": "DEVIL"}) == (
         "P2が宣告された運命(悪魔)を捨て札にしました。"
     )
-    assert event_text_ja({"type": "steal", "player": 2, "target": 0, "card": None}) == (
+    assert event_text_ja({"type": "steal", "seat": 2, "target": 0, "card": None}) == (
         "P2がP0の宣告された運命を奪いました。"
     )
-    assert event_text_ja({"type": "steal", "player": 2, "target": 0, "card": "SUN"}) == (
+    assert event_text_ja({"type": "steal", "seat": 2, "target": 0, "card": "SUN"}) == (
         "P2がP0の宣告された運命を奪いました(太陽)。"
     )
     assert event_text_ja({"type": "decide", "cards": ["WORLD", None, "MOON"]}) == (
         "運命の決定:P0 世界、P1 なし、P2 月。"
     )
-    assert event_text_ja({"type": "invert", "player": 1, "card": "TOWER", "inverted": True}) == (
+    assert event_text_ja({"type": "invert", "seat": 1, "card": "TOWER", "inverted": True}) == (
         "反転:P1の塔が上下逆さまになりました。"
     )
-    assert event_text_ja({"type": "peek", "player": 1, "target": 0, "card": "LOVERS"}) == (
+    assert event_text_ja({"type": "peek", "seat": 1, "target": 0, "card": "LOVERS"}) == (
         "覗き見:P1がP0の宣告された運命を見ました(恋人)。"
     )
     assert (
-        event_text_ja({"type": "expose", "player": 2, "card": "SUN"}) == "公開:P2の宣告された運命は太陽です。"
+        event_text_ja({"type": "expose", "seat": 2, "card": "SUN"}) == "公開:P2の宣告された運命は太陽です。"
     )
     end = {
         "type": "round_end",
