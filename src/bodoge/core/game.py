@@ -270,7 +270,7 @@ class State:
 
     def render(self, seat: int | None = None) -> str:
         """The board as text for a terminal, from `seat`'s point of view: the game's `text` part."""
-        board: str = self.game.needed_part("text").render(self, seat)
+        board: str = self.game.needed_part("text").render(self, self.game.check_seat(seat))
         return board
 
     def check_invariants(self) -> None:

@@ -10,26 +10,11 @@ import pytest
 
 import bodoge
 from bodoge.errors import BadOption
+from bodoge.games.troika import play
 from bodoge.games.troika.cards import N_NUMBERS, tiles_of
 from bodoge.games.troika.heuristic import act
-from bodoge.games.troika.rules import (
-    DRAW,
-    E_DEAL,
-    E_DRAW,
-    E_FLIP,
-    E_RETURN_CONTAINER,
-    E_RETURN_HAND,
-    E_ROUND,
-    E_TAKE,
-    E_TROIKA,
-    RETURN_CONTAINER,
-    RETURN_HAND,
-    TAKE,
-    TROIKA,
-    TroikaState,
-    weighted_hands,
-)
-from bodoge.games.troika.sampling import _legal_hands
+from bodoge.games.troika.rules import DRAW, RETURN_CONTAINER, RETURN_HAND, TAKE, TROIKA, TroikaState
+from bodoge.games.troika.sampling import _legal_hands, weighted_hands
 from bodoge.games.troika.scoring import zero_waste_with_fuel
 
 
@@ -51,7 +36,7 @@ def history_is_consistent(s: TroikaState) -> None:
     2-player set-aside tiles; for an earlier round any that fit its events will do, TR-3.3.)"""
     game = s.game
     ev = s.events
-    starts = [i for i, e in enumerate(ev) if e[0] == E_ROUND]
+    starts = [i for i, e in enumerate(ev) if e[0] == "round_start"]
     played: list[tuple[list[int], list[int]]] = []
     for a, b in zip(starts, [*starts[1:], len(ev)], strict=True):
         chance: list[int] = []
@@ -60,21 +45,21 @@ def history_is_consistent(s: TroikaState) -> None:
         most = [0] * N_NUMBERS
         for e in ev[a:b]:
             kind, t = e[0], e[2] if len(e) > 2 else None
-            if kind in (E_DEAL, E_DRAW, E_FLIP, E_RETURN_HAND):
+            if kind in ("deal", "draw", "flip", "return_hand"):
                 assert isinstance(t, int), f"a hidden tile left unknown in {e}"
-                net[t - 1] += -1 if kind == E_RETURN_HAND else 1
+                net[t - 1] += -1 if kind == "return_hand" else 1
                 most[t - 1] = max(most[t - 1], net[t - 1])
-            if kind in (E_DEAL, E_DRAW, E_FLIP):
+            if kind in ("deal", "draw", "flip"):
                 chance.append(t)
-            if kind == E_DRAW:
+            if kind == "draw":
                 actions.append(DRAW)
-            elif kind == E_TAKE:
+            elif kind == "take":
                 actions.append(TAKE + t - 1)
-            elif kind == E_RETURN_HAND:
+            elif kind == "return_hand":
                 actions.append(RETURN_HAND + t - 1)
-            elif kind == E_RETURN_CONTAINER:
+            elif kind == "return_container":
                 actions.append(RETURN_CONTAINER + t - 1)
-            elif kind == E_TROIKA:
+            elif kind == "troika":
                 actions.append(TROIKA)
         if b == len(ev):
             removed = tiles_of(s.removed)
@@ -171,7 +156,7 @@ def test_sample_state_respects_declarations_and_histories() -> None:
                         for q in range(players):
                             if s2.declared[q] and q != p:
                                 seen_declarers += 1
-                                assert s2._may_declare(q)
+                                assert play.may_declare(s2, q)
                 p = s.current_player
                 a = act(game, s.view(p), rng) if rng.random() < 0.9 else rng.choice(s.legal_actions())
                 s.apply(a)
@@ -274,7 +259,7 @@ def test_a_returned_tile_drawn_back_out_unseen() -> None:
     s = make(3, rounds=2, tile_counts=counts).new_state(seed=0, deck=deck)
     for step in ["take 2", "take 1", "return hand 8", "draw", "take 3", "take 3", "return hand 8"]:
         s.apply(step)
-    assert s.current_player == 1 and s.events[-1] == (3, 1, 8)  # P1 flipped the 8
+    assert s.current_player == 1 and s.events[-1] == ("flip", 1, 8)  # P1 flipped the 8
     game = s.game
     rng = random.Random(3)
     for when in ("during the round", "after it"):
@@ -395,7 +380,7 @@ def test_an_impossible_view_is_refused() -> None:
     """A view no game can produce (here: four flips of tile 1, which has three copies) is a
     BadOption, not a crash or a wrong sample."""
     s = make(3).new_state(seed=2)
-    while sum(1 for e in s.events if e[0] == E_FLIP) < 4:
+    while sum(1 for e in s.events if e[0] == "flip") < 4:
         s.apply(s.legal_actions()[0])
     v = json.loads(json.dumps(s.view(0)))
     for e in v["log"]:

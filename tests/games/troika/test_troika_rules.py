@@ -11,9 +11,9 @@ import pytest
 
 import bodoge
 from bodoge.errors import BadOption, IllegalAction
-from bodoge.games.troika import game_winners, round_chips, round_placements
+from bodoge.games.troika import game_winners, play, round_chips, round_placements, setup
 from bodoge.games.troika.cards import DEFAULT_TILE_COUNTS, counts_of, tiles_of
-from bodoge.games.troika.rules import E_FLIP, E_ROUND_END, TroikaState
+from bodoge.games.troika.rules import TroikaState
 
 
 def untexted(event: dict[str, Any]) -> dict[str, Any]:
@@ -38,7 +38,7 @@ def full_deck(front: list[int], back: list[int] = ()) -> list[int]:  # type: ign
 
 
 def last_flip(s: TroikaState) -> int:
-    return next(e[2] for e in reversed(s.events) if e[0] == E_FLIP)
+    return next(e[2] for e in reversed(s.events) if e[0] == "flip")
 
 
 def take_flipped(s: TroikaState) -> None:
@@ -150,11 +150,12 @@ def test_tr_e15_setup_order_with_stacked_outcomes() -> None:
     The stacked `deck` covers the first round (TR-3.4), so round 2 is set up with the state's own
     round-setup hook given that round's outcomes."""
     s = make(3).new_state(seed=0)
-    s._new_round(stacked=[12, 7, 3, 9, 15])
+    setup.new_round(s, stacked=[12, 7, 3, 9, 15])
+    play.start_turn(s)
     assert s.round == 2 and s.start_player == 1 and s.current_player == 1
     assert [tiles_of(h) for h in s.hands] == [[3], [12], [7]]
-    setup_flip, turn_flip = [e for e in s.events if e[0] == E_FLIP][-2:]
-    assert setup_flip == (E_FLIP, None, 9) and turn_flip == (E_FLIP, 1, 15)
+    setup_flip, turn_flip = [e for e in s.events if e[0] == "flip"][-2:]
+    assert setup_flip == ("flip", None, 9) and turn_flip == ("flip", 1, 15)
     assert len(s.pool) + 1 == 45  # 45 before P1's flip
     assert tiles_of(s.mine) == [9, 15]
     assert texts(s) == ["take 9", "take 15", "draw", "return hand 12"]
@@ -491,7 +492,7 @@ def test_game_ends_after_the_rounds_and_winners_follow_tr_6_6() -> None:
         while not s.is_terminal:
             s.apply(rng.choice(s.legal_actions()))
             assert len(s.history) <= game.max_game_length()
-        ends = [e for e in s.events if e[0] == E_ROUND_END]
+        ends = [e for e in s.events if e[0] == "round_end"]
         assert len(ends) == 3
         assert s.winners() == game_winners(s.chips, list(ends[-1][7]))
         text = s.render(0)

@@ -1,4 +1,4 @@
-"""Troika's Japanese texts: `event_text_ja` (each log event's "text_ja") and `decision_ja`."""
+"""Troika's Japanese texts: `event_text(game, seen, "ja")` (each log event's "text_ja") and `decision_ja`."""
 
 from __future__ import annotations
 
@@ -10,9 +10,16 @@ import pytest
 
 import bodoge
 from bodoge.games.troika.rules import TroikaState
-from bodoge.games.troika.text import event_text_ja
+from bodoge.games.troika.text import event_text
 
 _PRIVATE = ("deal", "draw", "return_hand")
+
+
+GAME = bodoge.make("troika", players=4)
+
+
+def event_text_ja(seen: dict[str, Any]) -> str:
+    return event_text(GAME, seen, "ja")
 
 
 def test_exact_lines() -> None:

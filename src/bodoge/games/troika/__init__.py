@@ -1,16 +1,12 @@
-"""Troika (トロイカ), Oink Games 2017: collect ore tiles into fuels and jewels (spec troika.md).
+"""Troika (トロイカ): Oink Games' tile set-collection game, by its rules in shared/rules/troika.md.
 
-Exports `GAME` (the Game class) and the pure functions `score_tiles` (TR-5.4) and `troika_legal`
-(TR-5.4.5).
+The package has the shape of docs/adding-a-game.md.
 """
 
-from bodoge.games.troika.rules import Troika, TroikaState, game_winners, round_chips, round_placements
-from bodoge.games.troika.scoring import score_tiles, troika_legal
-
-GAME = Troika
+from bodoge.games.troika.rules import Troika, TroikaState
+from bodoge.games.troika.scoring import game_winners, round_chips, round_placements, score_tiles, troika_legal
 
 __all__ = [
-    "GAME",
     "Troika",
     "TroikaState",
     "game_winners",

@@ -49,26 +49,10 @@ from math import comb, factorial
 from typing import Any
 
 from bodoge.errors import BadOption, IllegalAction
-from bodoge.games.troika.rules import (
-    DRAW,
-    E_DEAL,
-    E_DRAW,
-    E_FLIP,
-    E_REMOVED,
-    E_RETURN_CONTAINER,
-    E_RETURN_HAND,
-    E_ROUND,
-    E_ROUND_END,
-    E_TAKE,
-    E_TROIKA,
-    RETURN_CONTAINER,
-    RETURN_HAND,
-    TAKE,
-    TROIKA,
-    Troika,
-    TroikaState,
-    parse_event,
-)
+from bodoge.games.troika.cards import N_NUMBERS
+from bodoge.games.troika.play import DRAW, RETURN_CONTAINER, RETURN_HAND, TAKE, TROIKA
+from bodoge.games.troika.rules import Troika, TroikaState
+from bodoge.games.troika.scoring import REASONS
 
 # A state of the forward pass: the marked tiles (and declarers' known tiles) as a sorted tuple of codes
 # 16 × place + number, place 0 for the pool and q + 1 for the hand of seat q. Pool codes sort first.
@@ -197,7 +181,7 @@ class _Round:
         for j, e in enumerate(events):
             kind = e[0]
             step: list[tuple[Marks, Marks, float, Choice]] = []  # (before, after, weight, choice)
-            if kind == E_FLIP or (kind in (E_DEAL, E_DRAW) and e[2] is not None):
+            if kind == "flip" or (kind in ("deal", "draw") and e[2] is not None):
                 # A flip, or the seat's own deal or draw: a tile t left the pool, seen.
                 t = e[2]
                 ops.append((_REVEAL, j, e[1], t))
@@ -219,17 +203,17 @@ class _Round:
                 unseen[t] -= 1
                 usum -= 1
                 m -= 1
-                if kind != E_FLIP:
+                if kind != "flip":
                     sizes[e[1]] += 1
-                    if kind == E_DRAW:
+                    if kind == "draw":
                         actions.append(DRAW)
-            elif kind in (E_DEAL, E_DRAW):  # another player's deal or draw: any face-down tile
+            elif kind in ("deal", "draw"):  # another player's deal or draw: any face-down tile
                 q = e[1]
                 if m <= 0:
                     self._impossible(f"P{q} took a tile from an empty pool")
                 ops.append((_EXIT, j, q, None))
                 outcomes.append(-j)
-                if kind == E_DRAW:
+                if kind == "draw":
                     actions.append(DRAW)
                 if not trivial:
                     slot = 16 * (q + 1)
@@ -242,10 +226,10 @@ class _Round:
                                 step.append((s, _with(_without(s, c), slot + c), s.count(c), c))
                 m -= 1
                 sizes[q] += 1
-            elif kind == E_TAKE:
+            elif kind == "take":
                 containers[e[1]][e[2]] += 1
                 actions.append(TAKE + e[2] - 1)
-            elif kind == E_RETURN_HAND:
+            elif kind == "return_hand":
                 q, t = e[1], e[2]
                 if t is None:  # another player's face-down return: any tile of their hand
                     if sizes[q] <= 0:
@@ -268,20 +252,20 @@ class _Round:
                     usum += 1
                 m += 1
                 sizes[q] -= 1
-            elif kind == E_RETURN_CONTAINER:
+            elif kind == "return_container":
                 containers[e[1]][e[2]] -= 1
                 actions.append(RETURN_CONTAINER + e[2] - 1)
-            elif kind == E_TROIKA:
+            elif kind == "troika":
                 actions.append(TROIKA)
                 q = e[1]
                 if q != seat:
                     # TR-7.1: the declarer's hand, frozen from now on (TR-5.5.3), made it legal.
                     ops.append((_DECLARE, j, q, None))
                     step = self._declare(alpha, q, sizes[q], containers[q], unseen, usum, legal_cache)
-            elif kind == E_REMOVED:
+            elif kind == "removed":
                 ops.append((_REMOVE, j, 0, e[1]))
                 m -= e[1]
-            elif kind == E_ROUND_END:
+            elif kind == "round_end":
                 # §7: every hand is shown, so the interchangeable tiles in them had those numbers.
                 shown = [[0] * 16 for _ in range(n)]
                 for q in range(n):
@@ -542,7 +526,7 @@ def _earlier_rounds(game: Troika, seat: int | None, log: list[Any]) -> tuple[Tro
                 _EARLIER.append(_EARLIER.pop(i))
                 return prefix, last
     events = [parse_event(d) for d in log]
-    starts = [i for i, e in enumerate(events) if e[0] == E_ROUND]
+    starts = [i for i, e in enumerate(events) if e[0] == "round_start"]
     ends = [*starts[1:], len(events)]
     rng = random.Random(0)
     played = [_Round(game, seat, events[a:b]).sample(rng) for a, b in zip(starts, ends, strict=True)]
@@ -566,3 +550,55 @@ def _earlier_rounds(game: Troika, seat: int | None, log: list[Any]) -> tuple[Tro
 def sample_state(game: Troika, view: Mapping[str, Any], rng: random.Random) -> TroikaState:
     """A full state consistent with `view` (DESIGN.md §2); see the module docstring."""
     return Sampler(game, view)(rng)
+
+
+def sampler(game: Troika, view: Mapping[str, Any]) -> Sampler:
+    """`sample_state` for many samples of one view, read once."""
+    return Sampler(game, view)
+
+
+def parse_event(d: Mapping[str, Any]) -> list[Any]:
+    """The event of a log entry, as a list (hidden tiles None); the inverse of `event_view`."""
+    kind = d["type"]
+    if kind == "round_start":
+        return [kind, d["round"], d["start_player"]]
+    if kind == "removed":
+        return [kind, d["count"]]
+    if kind == "troika":
+        return [kind, d["seat"], d["first"]]
+    if kind == "round_end":
+        ps = d["players"]
+        return [
+            kind,
+            d["round"],
+            REASONS.index(d["reason"]),
+            tuple(tuple(p["hand"]) for p in ps),
+            tuple(tuple(p["container"]) for p in ps),
+            tuple(p["round_score"] for p in ps),
+            tuple(p["chips"] for p in ps),
+            tuple(p["placement"] for p in ps),
+            d["first_declarer"],
+            tuple(p["declared"] for p in ps),
+            tuple(p["chip_total"] for p in ps),
+        ]
+    return [kind, d["seat"], d["tile"]]
+
+
+def weighted_hands(counts: Sequence[int], size: int) -> list[tuple[tuple[int, ...], int]]:
+    """Every multiset of `size` tiles drawn from `counts`, with its number of physical ways."""
+    out: list[tuple[tuple[int, ...], int]] = []
+    pick = [0] * N_NUMBERS
+
+    def rec(i: int, left: int, ways: int) -> None:
+        if left == 0:
+            out.append((tuple(pick), ways))
+            return
+        if i == N_NUMBERS:
+            return
+        for k in range(min(left, counts[i]), -1, -1):
+            pick[i] = k
+            rec(i + 1, left - k, ways * comb(counts[i], k))
+        pick[i] = 0
+
+    rec(0, size, 1)
+    return out

@@ -17,11 +17,15 @@ value-to-go table.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from functools import lru_cache
-from typing import Any
+from operator import add
+from typing import TYPE_CHECKING, Any
 
-from bodoge.games.troika.cards import JEWEL_VALUE_BY_START, N_NUMBERS
+from bodoge.games.troika.cards import DEFAULT_CHIPS, JEWEL_VALUE_BY_START, N_NUMBERS, tiles_of
+
+if TYPE_CHECKING:
+    from bodoge.games.troika.rules import TroikaState
 
 NEG = -(10**9)
 Counts = tuple[int, ...]
@@ -294,3 +298,84 @@ def troika_legal(
     if sum(c) < int(opts.get("troika_min_container", 5)):
         return False
     return zero_waste_with_fuel(tuple(a + b for a, b in zip(h, c, strict=True)))
+
+
+# -- round and game results (TR-6.2 … TR-6.6) ---------------------------------------------------------
+
+#: Why a round ended (TR-4.5): the pool ran out, or all but one player declared.
+REASONS = ("pool_empty", "declarations")
+
+
+def round_chips(scores: Sequence[int | None], chips: Sequence[int] = DEFAULT_CHIPS) -> list[int]:
+    """TR-6.3 / TR-D5: chips each player gets for a round; None = left behind."""
+    ranked = [s for s in scores if s is not None]
+    if not ranked:
+        return [chips[2]] * len(scores)
+    best = max(ranked)
+    second = None
+    if ranked.count(best) == 1:
+        second = max((s for s in ranked if s < best), default=None)
+    out = []
+    for s in scores:
+        if s is None:
+            out.append(chips[2])
+        elif s == best:
+            out.append(chips[0])
+        elif second is not None and s == second:
+            out.append(chips[1])
+        else:
+            out.append(0)
+    return out
+
+
+def round_placements(scores: Sequence[int | None]) -> list[int]:
+    """TR-6.4: 1 + (players not left behind with a strictly higher score); left behind all last."""
+    ranked = [s for s in scores if s is not None]
+    return [1 + len(ranked) if s is None else 1 + sum(1 for t in ranked if t > s) for s in scores]
+
+
+def game_winners(totals: Sequence[int], last_placements: Sequence[int]) -> list[int]:
+    """TR-6.6: the highest chip total; among ties, the better last-round placement; else shared."""
+    top = max(totals)
+    tied = [p for p, t in enumerate(totals) if t == top]
+    best = min(last_placements[p] for p in tied)
+    return [p for p in tied if last_placements[p] == best]
+
+
+def end_round(state: TroikaState, reason: int) -> bool:
+    """TR-4.6, TR-6.1 … TR-6.4: score the round and pay its chips; True if another round follows."""
+    g = state.game
+    n = g.num_players
+    scores: list[int | None] = []
+    for q in range(n):
+        v = round_value(tuple(map(add, state.hands[q], state.containers[q])))
+        if v is not None and q == state.first_declarer:
+            v += g.troika_bonus  # TR-6.2 / TR-D24
+        scores.append(v)
+    gained = round_chips(scores, g.chips)
+    placements = round_placements(scores)
+    for q in range(n):
+        state.chips[q] += gained[q]
+    state.last_placements = placements
+    state.events.append(
+        (
+            "round_end",
+            state.round,
+            reason,
+            tuple(tuple(tiles_of(h)) for h in state.hands),
+            tuple(tuple(tiles_of(c)) for c in state.containers),
+            tuple(scores),
+            tuple(gained),
+            tuple(placements),
+            state.first_declarer,
+            tuple(state.declared),
+            tuple(state.chips),
+        )
+    )
+    return state.round < g.rounds  # TR-6.5
+
+
+def winners(state: TroikaState) -> list[int]:
+    if state.current_player is not None or state.last_placements is None:
+        return []
+    return game_winners(state.chips, state.last_placements)
