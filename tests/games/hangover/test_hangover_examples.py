@@ -685,7 +685,7 @@ def test_every_log_event_has_its_text() -> None:
             assert log[-1]["type"] == "end" and "Game over" in log[-1]["text"]
             for e in log:
                 facts = {k: v for k, v in e.items() if k not in ("text", "text_ja")}
-                assert e["text"] == event_text(facts) and e["text"] != e["type"]
+                assert e["text"] == event_text(game, facts, "en") and e["text"] != e["type"]
                 if e["type"] == "discard" and e["seat"] != seat:
                     assert e["text"] == f"P{e['seat']} discards a card face down."
                 if e["type"] == "arrange" and e["seat"] != seat:
@@ -802,7 +802,7 @@ def test_every_log_event_and_decision_has_its_japanese() -> None:
     """Random games: every event of every view carries a non-empty "text_ja" made from its own facts,
     another seat's face-down card or snack order is never named in it, and every decision has its
     Japanese."""
-    from bodoge.games.hangover.text import event_text_ja
+    from bodoge.games.hangover.text import event_text
 
     for players, seed in ((3, 0), (4, 1), (5, 2)):
         game = bodoge.make("hangover", players=players)
@@ -817,7 +817,7 @@ def test_every_log_event_and_decision_has_its_japanese() -> None:
             assert log[-1]["type"] == "end" and log[-1]["text_ja"].startswith("ゲーム終了")
             for e in log:
                 facts = {k: v for k, v in e.items() if k not in ("text", "text_ja")}
-                assert e["text_ja"] and e["text_ja"] == event_text_ja(facts) != e["type"]
+                assert e["text_ja"] and e["text_ja"] == event_text(game, facts, "ja") != e["type"]
                 if e["type"] == "discard" and e["seat"] != seat:
                     assert e["text_ja"] == f"P{e['seat']}がカードを1枚裏向きに出した。"
                 if e["type"] == "arrange" and e["seat"] != seat:

@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 
 import bodoge
 from bodoge.errors import BadOption, IllegalAction
-from bodoge.games.hangover import RULES, drunk_vp, trick_winner
+from bodoge.games.hangover import drunk_vp, trick_winner
 from bodoge.games.hangover.cards import DEFAULT_SNACK_DECK, DRINK_CODES, KEY, NUMBER, drink_deck
 from bodoge.games.hangover.rules import Hangover, HangoverState
 
@@ -428,7 +428,7 @@ def test_render_and_rules_summary() -> None:
     assert "Your hand:" in board and "drunk limit 16" in board
     assert "Your hand:" not in state.render(None)
     for lang in ("en", "ja"):
-        assert 30 <= len(RULES[lang].strip().splitlines()) <= 60
+        assert 30 <= len(Hangover.rules_summary(lang).strip().splitlines()) <= 60
     assert isinstance(Hangover.title["ja"], str)
 
 

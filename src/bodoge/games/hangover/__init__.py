@@ -1,12 +1,10 @@
-"""Hangover (ハングオーバー), the designer's draft 2: a trick-taking game about drinking just enough.
+"""Hangover (draft 2): a trick-taking game about drinking just enough (shared/rules/hangover.md).
 
-Spec: shared/rules/hangover.md. `GAME` is the Game class; `trick_winner` and `drunk_vp` are the pure
-functions of the trick and the judgement.
+The package has the shape of docs/adding-a-game.md. `trick_winner` and `drunk_vp` are the rules'
+own functions (the engine plays with them).
 """
 
-from bodoge.games.hangover.rules import Hangover, HangoverState, drunk_vp, trick_winner
-from bodoge.games.hangover.text import NAMES, RULES
+from bodoge.games.hangover.play import drunk_vp, trick_winner
+from bodoge.games.hangover.rules import Hangover, HangoverState
 
-GAME = Hangover
-
-__all__ = ["GAME", "NAMES", "RULES", "Hangover", "HangoverState", "drunk_vp", "trick_winner"]
+__all__ = ["Hangover", "HangoverState", "drunk_vp", "trick_winner"]

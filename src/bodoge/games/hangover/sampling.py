@@ -11,7 +11,7 @@ arrangements and other players' face-down discards. So a sample is built in two 
 2. start a state from those initial hands and replay the log's actions, the hidden ones filled in.
 
 The view is read once (`Reading`) and dealt from many times: a search samples one view thousands of
-times (`Hangover.sampler`).
+times (`sampler`).
 
 Replaying makes every public consequence (tricks, judgements, slides, statuses, VP) come out exactly
 as in the view.
@@ -21,15 +21,15 @@ from __future__ import annotations
 
 import random
 from collections import Counter
-from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any
+from collections.abc import Callable, Mapping
+from typing import Any
 
 from bodoge.errors import IllegalAction
+from bodoge.games.hangover import play as r
+from bodoge.games.hangover import setup
 from bodoge.games.hangover.cards import DRINK_INDEX, SUIT
-from bodoge.games.hangover.rules import shuffle
-
-if TYPE_CHECKING:
-    from bodoge.games.hangover.rules import Hangover, HangoverState
+from bodoge.games.hangover.rules import Hangover, HangoverState
+from bodoge.games.hangover.setup import shuffle
 
 
 def _assign(pool: list[int], slots: list[tuple[int, frozenset[int]]], rng: random.Random) -> list[list[int]]:
@@ -92,13 +92,16 @@ def sample_state(game: Hangover, view: Mapping[str, Any], rng: random.Random) ->
     return Reading(game, view).sample(rng)
 
 
+def sampler(game: Hangover, view: Mapping[str, Any]) -> Callable[[random.Random], HangoverState]:
+    """`sample_state` for many samples of one view, read once."""
+    return Reading(game, view).sample
+
+
 class Reading:
     """What one view says, read once: `sample(rng)` then deals and replays (step 1's dealing and step
-    2), so that a search sampling one view many times reads its log once (`Hangover.sampler`)."""
+    2), so that a search sampling one view many times reads its log once (`sampler`)."""
 
     def __init__(self, game: Hangover, view: Mapping[str, Any]) -> None:
-        from bodoge.games.hangover import rules as r
-
         self.game = game
         n = game.num_players
         seat = view["seat"]
@@ -211,8 +214,6 @@ class Reading:
 
     def sample(self, rng: random.Random) -> HangoverState:
         """A state consistent with the view: deal the unseen cards, then replay the actions."""
-        from bodoge.games.hangover import rules as r
-
         game, seat, n = self.game, self.seat, self.game.num_players
         dealt = _assign(self.drink_pool[:], self.slots, rng)
         hands: list[list[int]] = [[] for _ in range(n)]
@@ -263,8 +264,8 @@ class Reading:
 
         # -- start and replay -------------------------------------------------------------------
         state = game.blank_state(rng)
-        assert isinstance(state, r.HangoverState)
-        state.start(hands, aside, snack_hands, snack_aside)
+        assert isinstance(state, HangoverState)
+        setup.start(state, hands, aside, snack_hands, snack_aside)
         for kind, q, payload in self.actions:
             if kind == "id":
                 a = payload

@@ -1,0 +1,29 @@
+"""Hangover's game end and winners (spec §6; the VP themselves are gained in play, HO-4.4.5, HO-4.6)."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from bodoge.games.hangover.play import DRINKER, HUNG_OVER, NON_DRINKER
+
+if TYPE_CHECKING:
+    from bodoge.games.hangover.rules import HangoverState
+
+
+def end_reason(state: HangoverState) -> str:
+    """Why the game ended (HO-4.8), for the end event."""
+    active = state.status.count(DRINKER) + state.status.count(NON_DRINKER)
+    if active == 0:
+        return "no_active_player"
+    if state.game.end_when_one_active and active <= 1:
+        return "one_active_player"
+    return "hands_empty"
+
+
+def winners(state: HangoverState) -> list[int]:
+    """HO-6.4, HO-6.5: the most VP among those not hung over; ties share the win."""
+    eligible = [p for p, s in enumerate(state.status) if s != HUNG_OVER]  # HO-6.4
+    if not eligible:
+        return []
+    best = max(state.vp[p] for p in eligible)
+    return [p for p in eligible if state.vp[p] == best]  # HO-6.5: ties share the win
