@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 
 import bodoge
 from bodoge.errors import BadOption, IllegalAction
-from bodoge.games.tokkuri import DEFAULT_DECK, settle
+from bodoge.games.tokkuri import DEFAULT_DECK, play, settle, setup
 from bodoge.games.tokkuri.rules import ACTION, GIVE, OPEN, TARGET, VICTIM, Tokkuri, TokkuriState
 
 
@@ -86,7 +86,7 @@ def log_of(s: TokkuriState, seat: int | None, event: str) -> list[dict[str, Any]
     return [
         {k: v for k, v in e.items() if k not in ("text", "text_ja")}
         for e in s.view(seat)["log"]
-        if e["event"] == event
+        if e["type"] == event
     ]
 
 
@@ -102,7 +102,8 @@ def test_tk_e1_deal_from_a_stacked_deck_in_round_3() -> None:
     s.round_no = 2
     s._forced_decks = {3: order}
     s.events = []
-    s._start_round()
+    setup.start_round(s)
+    play.begin_round(s)
     assert s.start == 2
     positions = {2: range(1, 29, 4), 3: range(2, 29, 4), 0: range(3, 29, 4), 1: range(4, 29, 4)}
     for seat, pos in positions.items():
@@ -237,7 +238,7 @@ def test_tk_e19_start_player_rotation_and_the_round_cap() -> None:
     rng = random.Random(4)
     while not s.is_terminal:
         s.apply(rng.choice(s.legal_actions()))
-    starts = [(e["round"], e["start"]) for e in log_of(s, None, "round")]
+    starts = [(e["round"], e["start_player"]) for e in log_of(s, None, "round")]
     assert starts[:4] == [(1, 0), (2, 1), (3, 2), (4, 0)]
     assert len(starts) == 50 and starts[-1] == (50, 1)
     assert len(log_of(s, None, "score")) == 50
@@ -314,11 +315,11 @@ def test_tk_e7_777_and_a_dummy_no_bonus(t11_level: int, gain: int) -> None:
     else:
         assert s.table == []
     dummy_seen = [e for e in log_of(s, 1, "empty") if e["tokkuri"] == "T2.1"]
-    assert dummy_seen == [{"event": "empty", "seat": 0, "tokkuri": "T2.1", "dummy": True, "card": "dummy"}]
+    assert dummy_seen == [{"type": "empty", "seat": 0, "tokkuri": "T2.1", "dummy": True, "card": "dummy"}]
     assert [
-        e["text_ja"] for e in s.view(1)["log"] if e.get("tokkuri") == "T2.1" and e["event"] == "empty"
+        e["text_ja"] for e in s.view(1)["log"] if e.get("tokkuri") == "T2.1" and e["type"] == "empty"
     ] == ["P0がT2.1を空けた：ダミートックリなので表にして捨て札へ（得点なし）。"]
-    resolve = [e["text_ja"] for e in s.view(None)["log"] if e["event"] == "resolve"]
+    resolve = [e["text_ja"] for e in s.view(None)["log"] if e["type"] == "resolve"]
     assert len(resolve) == 1 and "追加で1点" not in resolve[0]
 
 
@@ -391,9 +392,9 @@ def test_tk_e10_nine_with_one_other_card_holder() -> None:
     assert hand(s, 0) == ["3"]
     assert codes(s, s.discard[-2:]) == ["9", "8"]
     assert s.phase == ACTION and s.current_player == 1
-    assert log_of(s, 2, "steal") == [{"event": "steal", "seat": 1, "card": "8"}]
-    assert log_of(s, 2, "draw") == [{"event": "draw", "seat": 1}]
-    assert log_of(s, 1, "draw") == [{"event": "draw", "seat": 1, "card": "6"}]
+    assert log_of(s, 2, "steal") == [{"type": "steal", "seat": 1, "card": "8"}]
+    assert log_of(s, 2, "draw") == [{"type": "draw", "seat": 1}]
+    assert log_of(s, 1, "draw") == [{"type": "draw", "seat": 1, "card": "6"}]
 
 
 def test_tk_e10_chance_is_uniform_over_physical_cards() -> None:
@@ -540,8 +541,8 @@ def test_tk_e16_capped_table_with_no_legal_action() -> None:
         captured={0: ["2", "3"], 1: ["4", "7"]},
         max_tokkuri=2,
     )
-    s._begin_turn(0)
-    assert [e["event"] for e in s.view(None)["log"]][:2] == ["stuck", "score"]
+    play.begin_turn(s, 0)
+    assert [e["type"] for e in s.view(None)["log"]][:2] == ["stuck", "score"]
     assert s.view(None)["log"][0]["text_ja"] == "手札を持つ誰も動けないので、ラウンド終了。"
     assert "  全員同点：支払いなし。" in s.view(None)["log"][1]["text_ja"].splitlines()
     score = log_of(s, None, "score")[-1]
@@ -557,8 +558,8 @@ def test_tk_4_8_skip_a_player_without_a_legal_action() -> None:
         table=(("T0.1", "5", 2), ("T1.1", "6", 1)),
         max_tokkuri=2,
     )
-    s._begin_turn(0)
-    assert log_of(s, 1, "skip") == [{"event": "skip", "seat": 0}]
+    play.begin_turn(s, 0)
+    assert log_of(s, 1, "skip") == [{"type": "skip", "seat": 0}]
     assert [e["text_ja"] for e in s.view(1)["log"]] == ["P0は出せる手が無いのでパス。"]
     assert s.current_player == 1 and texts(s) == ["drink 2"]
 
@@ -769,7 +770,7 @@ def test_drinks_and_targets_match_brute_force(levels: list[int], card: str, seed
 
 
 def texts_of(s: TokkuriState, seat: int | None, *events: str) -> list[str]:
-    return [e["text"] for e in s.view(seat)["log"] if not events or e["event"] in events]
+    return [e["text"] for e in s.view(seat)["log"] if not events or e["type"] in events]
 
 
 def test_log_texts_of_a_bonus_drink_and_captured_faces() -> None:
@@ -785,7 +786,7 @@ def test_log_texts_of_a_bonus_drink_and_captured_faces() -> None:
     resolve = log_of(s, 2, "resolve")
     assert resolve == [
         {
-            "event": "resolve",
+            "type": "resolve",
             "seat": 0,
             "card": "7+7+7",
             "values": [7, 7, 7],
@@ -867,7 +868,7 @@ def test_log_text_of_a_round_end() -> None:
     s.apply("target T0.4")
     assert log_of(s, 0, "score") == [
         {
-            "event": "score",
+            "type": "score",
             "round": 1,
             "round_scores": [-2, 2],
             "captured": [2, 1],
@@ -929,7 +930,7 @@ def test_log_text_of_the_game_end() -> None:
 
 
 def texts_ja(s: TokkuriState, seat: int | None, *events: str) -> list[str]:
-    return [e["text_ja"] for e in s.view(seat)["log"] if not events or e["event"] in events]
+    return [e["text_ja"] for e in s.view(seat)["log"] if not events or e["type"] in events]
 
 
 def test_log_texts_ja_of_a_bonus_drink_and_captured_faces() -> None:

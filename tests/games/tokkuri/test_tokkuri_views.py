@@ -92,7 +92,7 @@ def test_what_you_passed_is_remembered() -> None:
     game = s.game
     seven = game.code_index["7"]
     view = roundtrip(s.view(0))
-    assert [e.get("card") for e in view["log"] if e["event"] == "gave"] == ["7", "dummy"]
+    assert [e.get("card") for e in view["log"] if e["type"] == "gave"] == ["7", "dummy"]
     assert view["hand"].count("dummy") == 1
     where = set()
     sampler = random.Random(0)
@@ -108,7 +108,7 @@ def test_what_you_passed_is_remembered() -> None:
     # P1 saw the 7 arrive, and knows it placed it.
     p1 = roundtrip(s.view(1))
     assert {"id": "T1.3", "owner": 1, "level": 10, "card": "7"} in p1["tokkuri"]
-    assert [e.get("card") for e in p1["log"] if e["event"] == "gave"] == ["7", "dummy"]
+    assert [e.get("card") for e in p1["log"] if e["type"] == "gave"] == ["7", "dummy"]
 
 
 def test_views_hide_what_a_seat_has_not_seen() -> None:
@@ -124,7 +124,7 @@ def test_views_hide_what_a_seat_has_not_seen() -> None:
             if p is None:
                 for e in v["log"]:
                     assert "cards" not in e
-                    if e["event"] in ("draw", "give", "place", "open", "gave"):
+                    if e["type"] in ("draw", "give", "place", "open", "gave"):
                         assert "card" not in e
         s.apply(rng.choice(s.legal_actions()))
 
@@ -133,6 +133,9 @@ def test_log_texts_say_only_what_the_seat_saw() -> None:
     """Every log entry carries its line, made from the entry's own facts; a card the seat did not see
     (a deal, placement, opening, draw, gift or captured face of another) is never named."""
     from bodoge.games.tokkuri.text import event_text
+
+    def text_of(facts: dict[str, Any]) -> str:
+        return event_text(game, facts, "en")
 
     game = bodoge.make("tokkuri", players=3, rounds=2)
     s = game.new_state(seed=5)
@@ -150,14 +153,14 @@ def test_log_texts_say_only_what_the_seat_saw() -> None:
     unseen = 0
     for p in [None, 0, 1, 2]:
         log = s.view(p)["log"]
-        assert log[-1]["event"] == "score" and "Game over" in log[-1]["text"]
+        assert log[-1]["type"] == "score" and "Game over" in log[-1]["text"]
         for e in log:
             facts = {k: v for k, v in e.items() if k not in ("text", "text_ja")}
-            assert e["text"] == event_text(facts) and e["text"] != e["event"]
-            if e["event"] in hidden and "card" not in e and "cards" not in e:
-                assert e["text"] == hidden[e["event"]].format(**facts)
+            assert e["text"] == text_of(facts) and e["text"] != e["type"]
+            if e["type"] in hidden and "card" not in e and "cards" not in e:
+                assert e["text"] == hidden[e["type"]].format(**facts)
                 unseen += 1
-            if e["event"] == "empty" and "card" not in e:
+            if e["type"] == "empty" and "card" not in e:
                 assert e["text"].endswith("captures it face down (+1).")
     assert unseen > 0
 
@@ -165,7 +168,7 @@ def test_log_texts_say_only_what_the_seat_saw() -> None:
 def test_log_texts_ja_say_only_what_the_seat_saw() -> None:
     """Every log entry carries a non-empty Japanese line made from the entry's own facts; a card the
     seat did not see is never named in it; every decision has its Japanese."""
-    from bodoge.games.tokkuri.text import event_text_ja
+    from bodoge.games.tokkuri.text import event_text
 
     hidden = {
         "open": "P{seat}が最初のトックリにするカードを裏向きで選んだ。",
@@ -190,9 +193,9 @@ def test_log_texts_ja_say_only_what_the_seat_saw() -> None:
             assert "ゲーム終了" in log[-1]["text_ja"]
             for e in log:
                 facts = {k: v for k, v in e.items() if k not in ("text", "text_ja")}
-                assert e["text_ja"] and e["text_ja"] == event_text_ja(facts) != e["event"]
-                if e["event"] in hidden and "card" not in e and "cards" not in e:
-                    assert e["text_ja"] == hidden[e["event"]].format(**facts)
+                assert e["text_ja"] and e["text_ja"] == event_text(game, facts, "ja") != e["type"]
+                if e["type"] in hidden and "card" not in e and "cards" not in e:
+                    assert e["text_ja"] == hidden[e["type"]].format(**facts)
                     unseen += 1
         assert unseen > 0
 

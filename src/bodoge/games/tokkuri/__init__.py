@@ -1,11 +1,10 @@
 """Tokkuri (トックリ), Takashi Saito, 2024: drink the sake, collect the empty bottles.
 
-Spec: shared/rules/tokkuri.md. `GAME` is the Game class; `settle` is the round settlement (TK-6.2).
+Spec: shared/rules/tokkuri.md; the package has the shape of docs/adding-a-game.md. `settle` is the
+round settlement (TK-6.2).
 """
 
 from bodoge.games.tokkuri.cards import DEFAULT_DECK, CardType
 from bodoge.games.tokkuri.rules import Tokkuri, TokkuriState, settle
 
-GAME = Tokkuri
-
-__all__ = ["DEFAULT_DECK", "GAME", "CardType", "Tokkuri", "TokkuriState", "settle"]
+__all__ = ["DEFAULT_DECK", "CardType", "Tokkuri", "TokkuriState", "settle"]

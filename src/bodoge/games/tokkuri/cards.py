@@ -22,6 +22,11 @@ from bodoge.core.options import as_int, as_text, bounded, load_json, valid_text
 
 KINDS = ("number", "dummy", "trouble")
 EFFECTS = ("none", "discard", "draw", "pass", "bonus")
+#: The kinds and effects as the engine's ints (indices into KINDS and EFFECTS).
+NUMBER, DUMMY, TROUBLE = range(len(KINDS))
+NO_EFFECT, DISCARD, DRAW, PASS, BONUS = range(len(EFFECTS))
+KINDS_INDEX = {name: i for i, name in enumerate(KINDS)}
+EFFECTS_INDEX = {name: i for i, name in enumerate(EFFECTS)}
 
 # Bounds of option `deck` (issue #15). Generous for any real deck (the default has 32 cards, at most
 # 2 copies and 4 numbers a card), small enough that a round's deal, the action space (a `target` id

@@ -202,7 +202,7 @@ def encode(game: Tokkuri, view: Mapping[str, Any], out: np.ndarray) -> None:
     seen_captured = []
     if seat_or_none is not None:
         for entry in reversed(view.get("log") or ()):
-            event = entry["event"]
+            event = entry["type"]
             if event == "round":
                 break
             if event == "empty" and entry["seat"] != me and not entry["dummy"] and "card" in entry:

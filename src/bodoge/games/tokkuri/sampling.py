@@ -34,14 +34,13 @@ from __future__ import annotations
 
 import random
 from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from bodoge.errors import BadOption
-from bodoge.games.tokkuri.rules import NUMBER, completable
-
-if TYPE_CHECKING:
-    from bodoge.games.tokkuri.rules import Tokkuri, TokkuriState
-
+from bodoge.games.tokkuri import play, setup
+from bodoge.games.tokkuri.cards import NUMBER
+from bodoge.games.tokkuri.play import completable
+from bodoge.games.tokkuri.rules import Tokkuri, TokkuriState
 
 #: Tests set this to replay through `State.apply`, which checks every action's legality.
 CHECK_REPLAY = False
@@ -115,8 +114,6 @@ class _Solve:
 
 
 def sample_state(game: Tokkuri, view: Mapping[str, Any], rng: random.Random) -> TokkuriState:
-    from bodoge.games.tokkuri.rules import TokkuriState
-
     seat = view.get("seat")
     p = -1 if seat is None else int(seat)
     try:
@@ -139,7 +136,8 @@ def sample_state(game: Tokkuri, view: Mapping[str, Any], rng: random.Random) -> 
         steals += stolen
     state = game.blank_state(rng)
     assert isinstance(state, TokkuriState)
-    state._begin_game(forced, steals)
+    setup.begin_game(state, forced, steals)
+    play.begin_round(state)
     history = state.history
     for a in actions:
         if CHECK_REPLAY:  # tests: every replayed action must be legal
@@ -169,9 +167,9 @@ def _parse_log(game: Tokkuri, log: Any) -> list[list[tuple[Any, ...]]]:
     rounds: list[list[tuple[Any, ...]]] = []
     cur: list[tuple[Any, ...]] = []
     for e in log:
-        tag = e["event"]
+        tag = e["type"]
         if tag == "round":
-            cur = [("round", e["round"], e["start"])]
+            cur = [("round", e["round"], e["start_player"])]
             rounds.append(cur)
         elif tag == "deal":
             cards = e.get("cards")
