@@ -28,6 +28,7 @@ from types import ModuleType
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from bodoge.core import options as opts
+from bodoge.core.text import Texts
 from bodoge.errors import BadOption, BadRecord, GameNotOver, IllegalAction
 
 if TYPE_CHECKING:
@@ -35,6 +36,8 @@ if TYPE_CHECKING:
 
 RECORD_FORMAT = "bodoge-record/1"
 _parts: dict[tuple[type, str], ModuleType | None] = {}
+#: The protocol's own words (core/texts/): the end of a game, a game's decision without words of its own.
+PROTOCOL_TEXTS = Texts("bodoge.core")
 #: Records and the server's database keep a seed as a signed 64-bit integer.
 MAX_SEED = 2**63 - 1
 
@@ -102,10 +105,7 @@ class Game:
     @classmethod
     def rules_summary(cls, lang: str = "en") -> str:
         """The rules in short, as `bodoge rules` and the server show them: the game's texts."""
-        text = cls.needed_part("text")
-        if hasattr(text, "TEXTS"):
-            return str(text.TEXTS.say(lang, "rules.summary"))
-        return str(text.RULES[lang])  # a game not yet on text tables (issue #19)
+        return str(cls.needed_part("text").TEXTS.say(lang, "rules.summary"))
 
     # -- shared ---------------------------------------------------------------------------------
 
@@ -283,7 +283,7 @@ class State:
 
     def decision(self) -> str:
         """What is being decided now, in words (for errors and prompts): the game's `text` part
-        (`decision_text(state, lang)`)."""
+        (`decision_text(state, lang)`, asked only while someone is to move)."""
         return self._decision_text("en")
 
     def decision_ja(self) -> str:
@@ -291,13 +291,13 @@ class State:
         return self._decision_text("ja")
 
     def _decision_text(self, lang: str) -> str:
+        if self.current_player is None:
+            return PROTOCOL_TEXTS.say(lang, "decision.over")
         text = self.game.part("text")
         if text is not None and hasattr(text, "decision_text"):
             said: str = text.decision_text(self, lang)
             return said
-        if self.current_player is None:
-            return "the end of the game" if lang == "en" else "ゲーム終了"
-        return f"P{self.current_player}'s decision" if lang == "en" else f"P{self.current_player}の判断"
+        return PROTOCOL_TEXTS.say(lang, "decision.default", seat=self.current_player)
 
     # -- shared ---------------------------------------------------------------------------------
 
@@ -462,7 +462,7 @@ class State:
             for event in events[done:]:
                 seen = self._event_view(event, seat)
                 if seen is not None:
-                    if text is not None and "text" not in seen:
+                    if text is not None:
                         seen["text"] = text.event_text(self.game, seen, "en")
                         seen["text_ja"] = text.event_text(self.game, seen, "ja")
                     entries.append(LogEntry(seen))

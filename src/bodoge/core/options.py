@@ -18,7 +18,7 @@ from __future__ import annotations
 import json
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Protocol, TypeVar
 
 from bodoge.errors import BadOption
 
@@ -73,6 +73,34 @@ def load_json(text: str, what: str = "the value") -> Any:
         return json.loads(text)
     except RecursionError:
         raise ValueError(f"{what} is JSON nested too deeply") from None
+
+
+class _CardType(Protocol):
+    @property
+    def copies(self) -> int: ...
+
+
+_Card = TypeVar("_Card", bound=_CardType)
+
+
+def deck_of(value: Any, card_type: Callable[[Any], _Card], most_cards: int) -> tuple[_Card, ...]:
+    """A `deck` option: a non-empty list of card types, from Python or as a JSON text typed on a
+    command line, each made by `card_type`; at most `most_cards` cards in all (each type has a copy
+    at least, so as many types at most)."""
+    if isinstance(value, str):
+        try:
+            value = load_json(value, "the deck")
+        except ValueError as exc:
+            raise ValueError(f"a deck typed as text must be a JSON list of card types ({exc})") from None
+    if not isinstance(value, list | tuple) or not value:
+        raise ValueError("the deck must be a non-empty list of card types")
+    if len(value) > most_cards:
+        raise ValueError(f"{len(value)} card types; at most {most_cards} cards in all")
+    types = tuple(card_type(entry) for entry in value)
+    total = sum(t.copies for t in types)
+    if total > most_cards:
+        raise ValueError(f"{total} cards in all; at most {most_cards}")
+    return types
 
 
 def as_int(value: Any) -> int:

@@ -23,8 +23,6 @@ def event_text(game: ThreeTricks, seen: Mapping[str, Any], lang: str) -> str:
 
 
 def decision_text(state: ThreeTricksState, lang: str) -> str:
-    if state.current_player is None:
-        return TEXTS.say(lang, "decision.over")
     key = "decision.lead" if not state.trick else "decision.follow"
     return TEXTS.say(lang, key, seat=state.current_player)
 

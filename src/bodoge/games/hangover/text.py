@@ -9,7 +9,7 @@ from typing import Any
 
 from bodoge.core.text import Texts
 from bodoge.games.hangover.cards import DRINK_CODES, DRINK_INDEX, SUIT, SUITS, drink_name
-from bodoge.games.hangover.play import ARRANGE, DECLARING, FLIPPING, OUT_NON_DRINKER, STATUS_NAMES, TRICK
+from bodoge.games.hangover.play import FLIPPING, OUT_NON_DRINKER, PHASE_NAMES, STATUS_NAMES, TRICK
 from bodoge.games.hangover.rules import Hangover, HangoverState
 
 TEXTS = Texts(__package__ or "bodoge.games.hangover")
@@ -110,20 +110,17 @@ def event_text(game: Hangover, seen: Mapping[str, Any], lang: str) -> str:
 
 
 def decision_text(state: HangoverState, lang: str) -> str:
-    """What `current_player` decides now, in `lang`."""
+    """What `current_player` decides now, in `lang` (core says the end's words)."""
     p = state.current_player
-    if p is None:
-        return TEXTS.say(lang, "decision.over")
-    phase = state.phase
-    if phase == ARRANGE:
-        return TEXTS.say(lang, "decision.arrange", seat=p)
-    if phase == DECLARING:
-        return TEXTS.say(lang, "decision.declare", seat=p)
-    if phase == FLIPPING:
+    assert p is not None
+    phase = PHASE_NAMES[state.phase]
+    if phase == "flip":
         total = state.judge_sum + state.judge_added
         return TEXTS.say(
             lang, "decision.flip", seat=p, column=state.tricks[p], total=total, limit=state.game.limit
         )
+    if phase != "trick":
+        return TEXTS.say(lang, f"decision.{phase}", seat=p)
     number = len(state.past) + 1
     if not state.trick:
         return TEXTS.say(lang, "decision.lead", seat=p, number=number)

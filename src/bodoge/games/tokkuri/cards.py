@@ -18,7 +18,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from bodoge.core.options import as_int, as_text, bounded, load_json, valid_text
+from bodoge.core.options import as_int, as_text, bounded, deck_of, valid_text
 
 KINDS = ("number", "dummy", "trouble")
 EFFECTS = ("none", "discard", "draw", "pass", "bonus")
@@ -205,19 +205,7 @@ def variant_count(ct: CardType) -> int:
 
 def convert_deck(value: Any) -> tuple[CardType, ...]:
     """Option `deck`: a list of card types (JSON form, CardTypes, or that list as JSON text)."""
-    if isinstance(value, str):
-        try:
-            value = load_json(value, "the deck")
-        except ValueError as exc:
-            raise ValueError(f"a deck typed as text must be a JSON list of card types ({exc})") from None
-    if not isinstance(value, list | tuple) or not value:
-        raise ValueError("the deck is a non-empty list of card types")
-    if len(value) > MAX_CARDS:  # each type has a copy at least
-        raise ValueError(f"{len(value)} card types; at most {MAX_CARDS} cards in all")
-    types = tuple(card_type(entry) for entry in value)
-    total = sum(ct.copies for ct in types)
-    if total > MAX_CARDS:
-        raise ValueError(f"{total} cards in all; at most {MAX_CARDS}")
+    types = deck_of(value, card_type, MAX_CARDS)
     seen: set[str] = set()
     for ct in types:
         key = ct.code.lower()

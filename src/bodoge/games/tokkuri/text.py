@@ -8,7 +8,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from bodoge.core.text import Texts
-from bodoge.games.tokkuri.play import ACTION, OPEN, TARGET, VICTIM
+from bodoge.games.tokkuri.play import PHASES
 from bodoge.games.tokkuri.rules import Tokkuri, TokkuriState
 from bodoge.games.tokkuri.scoring import round_scores
 
@@ -120,30 +120,15 @@ def event_text(game: Tokkuri, seen: Mapping[str, Any], lang: str) -> str:
 
 def decision_text(state: TokkuriState, lang: str) -> str:
     """What `current_player` decides now, in `lang`."""
-    p = state.current_player
-    if p is None:
-        return TEXTS.say(lang, "decision.over")
-    phase = state.phase
-    if phase == OPEN:
-        return TEXTS.say(lang, "decision.open", seat=p)
-    if phase == ACTION:
-        return TEXTS.say(lang, "decision.action", seat=p)
-    if phase == TARGET:
-        g = state.game
-        v = state.d_var
-        i = len(state.d_targets)
-        return TEXTS.say(
-            lang,
-            "decision.target",
-            seat=p,
-            value=g.var_values[v][i],
-            card=card_name(g.codes[g.var_type[v]], lang),
-            number=i + 1,
-            count=len(g.var_values[v]),
-        )
-    if phase == VICTIM:
-        return TEXTS.say(lang, "decision.victim", seat=p)
-    return TEXTS.say(lang, "decision.give", seat=p)
+    phase = PHASES[state.phase]
+    if phase != "target":
+        return TEXTS.say(lang, f"decision.{phase}", seat=state.current_player)
+    g = state.game
+    v = state.d_var
+    i = len(state.d_targets)
+    card = card_name(g.codes[g.var_type[v]], lang)
+    fields = {"value": g.var_values[v][i], "card": card, "number": i + 1, "count": len(g.var_values[v])}
+    return TEXTS.say(lang, "decision.target", seat=state.current_player, **fields)
 
 
 def bottle(level: int, full: int) -> str:

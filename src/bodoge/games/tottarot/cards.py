@@ -12,7 +12,7 @@ from collections import Counter
 from dataclasses import dataclass
 from typing import Any
 
-from bodoge.core.options import as_int, as_text, bounded, load_json, valid_text
+from bodoge.core.options import as_int, as_text, bounded, deck_of, valid_text
 
 # Icon codes (TT-1.2). The rules keep them as small ints; index 0 is "no icon".
 NO_ICON = 0
@@ -133,23 +133,11 @@ def card_type(entry: Any) -> CardType:
 
 def convert_deck(value: Any) -> tuple[CardType, ...]:
     """The `deck` option from Python, JSON, or a JSON text typed on a command line."""
-    if isinstance(value, str):
-        try:
-            value = load_json(value, "the deck")
-        except ValueError as exc:
-            raise ValueError(f"a deck given as text must be a JSON list of card types ({exc})") from None
-    if not isinstance(value, list | tuple) or not value:
-        raise ValueError("the deck must be a non-empty list of card types")
-    if len(value) > MAX_CARDS:  # each type has a copy at least
-        raise ValueError(f"{len(value)} card types; at most {MAX_CARDS} cards in all")
-    types = tuple(card_type(entry) for entry in value)
+    types = deck_of(value, card_type, MAX_CARDS)
     codes = [t.code for t in types]
     dupes = sorted({c for c, k in Counter(codes).items() if k > 1})
     if dupes:
         raise ValueError(f"card codes must be unique; repeated: {', '.join(dupes)}")
-    total = sum(t.copies for t in types)
-    if total > MAX_CARDS:
-        raise ValueError(f"{total} cards in all; at most {MAX_CARDS}")
     return types
 
 

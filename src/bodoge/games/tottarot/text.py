@@ -8,7 +8,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from bodoge.core.text import Texts
-from bodoge.games.tottarot.play import PH_BID, PH_SHARE, PH_STEAL
+from bodoge.games.tottarot.play import PHASES
 from bodoge.games.tottarot.rules import Tottarot, TottarotState
 from bodoge.games.tottarot.scoring import row_total
 
@@ -80,16 +80,10 @@ def event_text(game: Tottarot, seen: Mapping[str, Any], lang: str) -> str:
     return TEXTS.say(lang, key, **fields)
 
 
-_DECISIONS = {PH_BID: "bid", PH_STEAL: "steal", PH_SHARE: "share"}
-
-
 def decision_text(state: TottarotState, lang: str) -> str:
     """What `current_player` decides now, in `lang`."""
-    p = state.current_player
-    if p is None:
-        return TEXTS.say(lang, "decision.over")
-    key = "decision." + _DECISIONS.get(state.phase, "peek")
-    return TEXTS.say(lang, key, seat=p, round=state.round, turn=state.turn)
+    key = f"decision.{PHASES[state.phase]}"
+    return TEXTS.say(lang, key, seat=state.current_player, round=state.round, turn=state.turn)
 
 
 def _board_card(state: TottarotState, c: int) -> str:

@@ -58,11 +58,8 @@ def event_text(game: Troika, seen: Mapping[str, Any], lang: str) -> str:
 
 def decision_text(state: TroikaState, lang: str) -> str:
     """What `current_player` decides now, in `lang`."""
-    p = state.current_player
-    if p is None:
-        return TEXTS.say(lang, "decision.over")
     key = "decision.turn_troika" if state.game.troika_on else "decision.turn"
-    return TEXTS.say(lang, key, seat=p, round=state.round)
+    return TEXTS.say(lang, key, seat=state.current_player, round=state.round)
 
 
 def render(state: TroikaState, seat: int | None) -> str:
