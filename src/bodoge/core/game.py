@@ -182,7 +182,8 @@ class Game:
     # -- observations for learning (bodoge.rl): each game's `observation` module encodes its view --
 
     def observation_module(self) -> ModuleType:
-        """The game's `observation` part: `shape(game)` and `encode(game, view, out)`."""
+        """The game's `observation` part: `shape(game)`, and `encode(game, view, out)` filling `out`, which
+        comes zeroed (`observation_tensor`)."""
         return self.needed_part("observation")
 
     @property

@@ -49,7 +49,6 @@ def encode(game: Hangover, view: Mapping[str, Any], out: np.ndarray) -> None:
     n, cols, d = game.num_players, game.num_columns, len(game.snack_codes)
     seat = view["seat"] or 0
     flat = out.reshape(-1)
-    flat[:] = 0.0
     at = 0
     flat[at + PHASES.index(view["phase"])] = 1.0
     at += 5

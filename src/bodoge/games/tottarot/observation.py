@@ -76,7 +76,6 @@ def encode(game: Tottarot, view: Mapping[str, Any], out: np.ndarray) -> None:
     scale = float(max(1, *(abs(p) for p in game.points)))
     seat = view["seat"] or 0
     flat = out.reshape(-1)
-    flat[:] = 0.0
     at = 0
 
     flat[at + PHASES.index(view["phase"])] = 1.0
