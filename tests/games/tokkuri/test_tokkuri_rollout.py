@@ -12,8 +12,9 @@ import pytest
 import bodoge
 from bodoge.agents import make
 from bodoge.core.registry import game_class
+from bodoge.games.tokkuri.play import ACTION
 from bodoge.games.tokkuri.rollout import act
-from bodoge.games.tokkuri.rules import ACTION, TokkuriState
+from bodoge.games.tokkuri.rules import TokkuriState
 
 GAME = game_class("tokkuri")
 PLAYERS = list(range(GAME.min_players, GAME.max_players + 1))

@@ -14,7 +14,8 @@ from hypothesis import strategies as st
 import bodoge
 from bodoge.errors import BadOption, IllegalAction
 from bodoge.games.tokkuri import DEFAULT_DECK, play, settle, setup
-from bodoge.games.tokkuri.rules import ACTION, GIVE, OPEN, TARGET, VICTIM, Tokkuri, TokkuriState
+from bodoge.games.tokkuri.play import ACTION, GIVE, OPEN, TARGET, VICTIM
+from bodoge.games.tokkuri.rules import Tokkuri, TokkuriState
 
 
 def position(

@@ -10,7 +10,8 @@ import pytest
 import bodoge
 from bodoge.errors import BadOption
 from bodoge.games.tottarot import play
-from bodoge.games.tottarot.rules import PH_BID, PH_PEEK, PH_SHARE, PH_STEAL, TottarotState
+from bodoge.games.tottarot.play import PH_BID, PH_PEEK, PH_SHARE, PH_STEAL
+from bodoge.games.tottarot.rules import TottarotState
 
 
 def make(players: int, stacked: list[str] | None = None, **options: Any) -> TottarotState:

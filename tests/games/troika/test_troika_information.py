@@ -13,7 +13,8 @@ from bodoge.errors import BadOption
 from bodoge.games.troika import play
 from bodoge.games.troika.cards import N_NUMBERS, tiles_of
 from bodoge.games.troika.heuristic import act
-from bodoge.games.troika.rules import DRAW, RETURN_CONTAINER, RETURN_HAND, TAKE, TROIKA, TroikaState
+from bodoge.games.troika.play import DRAW, RETURN_CONTAINER, RETURN_HAND, TAKE, TROIKA
+from bodoge.games.troika.rules import TroikaState
 from bodoge.games.troika.sampling import _legal_hands, weighted_hands
 from bodoge.games.troika.scoring import zero_waste_with_fuel
 

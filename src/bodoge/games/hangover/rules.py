@@ -24,11 +24,7 @@ from bodoge.games.hangover.play import (
     OUT_NON_DRINKER,
     TRICK,
     _enumerate_arrangements,
-    drunk_vp,
-    trick_winner,
 )
-
-__all__ = ["Hangover", "HangoverState", "drunk_vp", "trick_winner"]
 
 # (snacks per player, columns, first arrangement id, sorted snack hand as indices) -> the legal
 # arrangement ids and their columns; shared by every game with the same numbers, as it depends on

@@ -5,6 +5,7 @@ round settlement (TK-6.2).
 """
 
 from bodoge.games.tokkuri.cards import DEFAULT_DECK, CardType
-from bodoge.games.tokkuri.rules import Tokkuri, TokkuriState, settle
+from bodoge.games.tokkuri.rules import Tokkuri, TokkuriState
+from bodoge.games.tokkuri.scoring import settle
 
 __all__ = ["DEFAULT_DECK", "CardType", "Tokkuri", "TokkuriState", "settle"]

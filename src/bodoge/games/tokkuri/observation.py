@@ -78,7 +78,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
-from bodoge.games.tokkuri.rules import PHASES, settle
+from bodoge.games.tokkuri.play import PHASES
+from bodoge.games.tokkuri.scoring import settle
 
 if TYPE_CHECKING:
     import numpy as np

@@ -23,19 +23,9 @@ import random
 from typing import NamedTuple
 
 from bodoge.core.choice import best_move
-from bodoge.games.tokkuri.rules import (
-    ACTION,
-    BONUS,
-    DRAW,
-    DUMMY,
-    GIVE,
-    PASS,
-    TARGET,
-    TROUBLE,
-    VICTIM,
-    Tokkuri,
-    TokkuriState,
-)
+from bodoge.games.tokkuri.cards import BONUS, DRAW, DUMMY, PASS, TROUBLE
+from bodoge.games.tokkuri.play import ACTION, GIVE, TARGET, VICTIM
+from bodoge.games.tokkuri.rules import Tokkuri, TokkuriState
 
 #: How likely another player's unknown tokkuri is a real card (not a dummy): the capture's worth.
 REAL = 0.8

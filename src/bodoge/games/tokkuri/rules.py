@@ -26,39 +26,14 @@ from bodoge.errors import BadOption
 from bodoge.games.tokkuri import cards as C
 from bodoge.games.tokkuri import play, scoring, setup
 from bodoge.games.tokkuri.cards import (
-    BONUS,
-    DISCARD,
-    DRAW,
     DUMMY,
     EFFECTS_INDEX,
     KINDS_INDEX,
     NUMBER,
-    PASS,
     TROUBLE,
 )
 from bodoge.games.tokkuri.options import OPTION_SPECS
-from bodoge.games.tokkuri.play import ACTION, GIVE, OPEN, PHASES, TARGET, VICTIM, completable
-from bodoge.games.tokkuri.scoring import settle
-
-__all__ = [
-    "ACTION",
-    "BONUS",
-    "DISCARD",
-    "DRAW",
-    "DUMMY",
-    "GIVE",
-    "NUMBER",
-    "OPEN",
-    "PASS",
-    "PHASES",
-    "TARGET",
-    "TROUBLE",
-    "VICTIM",
-    "Tokkuri",
-    "TokkuriState",
-    "completable",
-    "settle",
-]
+from bodoge.games.tokkuri.play import ACTION, GIVE, OPEN, TARGET
 
 
 class Tokkuri(Game):

@@ -23,7 +23,8 @@ import random
 from typing import NamedTuple
 
 from bodoge.core.choice import best_move
-from bodoge.games.tottarot.rules import PH_BID, PH_SHARE, PH_STEAL, Tottarot, TottarotState
+from bodoge.games.tottarot.play import PH_BID, PH_SHARE, PH_STEAL
+from bodoge.games.tottarot.rules import Tottarot, TottarotState
 
 #: Seizing must bring this much more than my own card before I bid to act (a discard is for sure,
 #: the steal is not: a higher bidder or an earlier tied actor may take the card first, TT-4.5).

@@ -24,9 +24,7 @@ from bodoge.errors import BadOption, IllegalAction
 from bodoge.games.tottarot import play, scoring, setup
 from bodoge.games.tottarot.cards import EXPOSE, INVERT, SHARE, CardType
 from bodoge.games.tottarot.options import OPTION_SPECS
-from bodoge.games.tottarot.play import PH_BID, PH_OVER, PH_PEEK, PH_SHARE, PH_STEAL, PHASES
-
-__all__ = ["PHASES", "PH_BID", "PH_OVER", "PH_PEEK", "PH_SHARE", "PH_STEAL", "Tottarot", "TottarotState"]
+from bodoge.games.tottarot.play import PH_BID, PH_OVER, PH_STEAL, PHASES
 
 
 class TottarotState(State):

@@ -30,20 +30,6 @@ from bodoge.games.troika import play, scoring, setup
 from bodoge.games.troika.cards import N_NUMBERS, NUMBERS
 from bodoge.games.troika.options import MAX_TILES, OPTION_SPECS
 from bodoge.games.troika.play import DRAW, NUM_ACTIONS, RETURN_CONTAINER, RETURN_HAND, TAKE, TROIKA
-from bodoge.games.troika.scoring import game_winners, round_chips, round_placements
-
-__all__ = [
-    "DRAW",
-    "RETURN_CONTAINER",
-    "RETURN_HAND",
-    "TAKE",
-    "TROIKA",
-    "Troika",
-    "TroikaState",
-    "game_winners",
-    "round_chips",
-    "round_placements",
-]
 
 
 class Troika(Game):
