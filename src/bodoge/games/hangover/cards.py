@@ -12,10 +12,6 @@ import re
 from bodoge.core.options import valid_text
 
 SUITS = "RBYG"
-SUIT_NAMES = {
-    "en": {"R": "red", "B": "blue", "Y": "yellow", "G": "green"},
-    "ja": {"R": "赤", "B": "青", "Y": "黄", "G": "緑"},
-}
 NUMBERS = range(1, 8)
 NUM_DRINK = 56
 
@@ -72,18 +68,3 @@ def drink_deck(removed: tuple[int, ...] | list[int]) -> list[int]:
     """The drink deck of HO-3.1 in canonical order: every card whose number is not removed."""
     gone = set(removed)
     return [c for c in range(NUM_DRINK) if NUMBER[c] not in gone]
-
-
-NAMES = {
-    "drink": {"en": "drink card", "ja": "ドリンクカード"},
-    "snack": {"en": "snack card", "ja": "肴カード"},
-}
-
-
-def drink_name(card: int, lang: str = "en") -> str:
-    """'red 5 △' / '赤の5△'."""
-    s = SUITS[SUIT[card]]
-    tri = "△" if card % 2 else ""
-    if lang == "ja":
-        return f"{SUIT_NAMES['ja'][s]}の{NUMBER[card]}{tri}"
-    return f"{SUIT_NAMES['en'][s]} {NUMBER[card]}{(' ' + tri) if tri else ''}"

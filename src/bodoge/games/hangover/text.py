@@ -8,7 +8,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from bodoge.core.text import Texts
-from bodoge.games.hangover.cards import DRINK_CODES, DRINK_INDEX, SUIT, SUITS, drink_name
+from bodoge.games.hangover.cards import DRINK_CODES, DRINK_INDEX, NUMBER, SUIT, SUITS
 from bodoge.games.hangover.play import FLIPPING, OUT_NON_DRINKER, PHASE_NAMES, STATUS_NAMES, TRICK
 from bodoge.games.hangover.rules import Hangover, HangoverState
 
@@ -21,6 +21,13 @@ STATUS_TEXT = {
     "out_non_drinker": "out (non-drinker)",
     "hung_over": "HUNG OVER",
 }
+
+
+def drink_name(card: int, lang: str = "en") -> str:
+    """A drink card in words: 'red 5 △', '赤の5△'."""
+    key = "card.drink_tri" if card % 2 else "card.drink"
+    suit = TEXTS.say(lang, f"card.suit.{SUITS[SUIT[card]]}")
+    return TEXTS.say(lang, key, suit=suit, number=NUMBER[card])
 
 
 def _card(code: str, lang: str) -> str:

@@ -21,12 +21,6 @@ PEEK = 2
 EXPOSE = 3
 INVERT = 4
 ICONS = ("SHARE", "PEEK", "EXPOSE", "INVERT")  # ICONS[i - 1] is the code of icon i
-ICON_NAMES = {
-    "SHARE": {"en": "share", "ja": "見せ合い"},
-    "PEEK": {"en": "peek", "ja": "覗き見"},
-    "EXPOSE": {"en": "expose", "ja": "公開"},
-    "INVERT": {"en": "invert", "ja": "反転"},
-}
 
 
 @dataclass(frozen=True)
