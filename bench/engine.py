@@ -4,6 +4,8 @@
     python bench/engine.py troika --seconds 5
 
 Prints a table. Random playout = new_state, then apply(rng.choice(legal_actions())) to the end.
+`view µs` is one seat's whole view with its log, built from nothing (a fresh clone: no kept log), of
+the same mid-game states: what a server pays for a seat that joins.
 """
 
 from __future__ import annotations
@@ -59,7 +61,10 @@ def main() -> None:
     parser.add_argument("--seconds", type=float, default=2.0, help="playout time per game and player count")
     args = parser.parse_args()
     names = args.games or games()
-    print(f"{'game':<10} {'players':>7} {'actions/s':>12} {'games/s':>9} {'clone µs':>9} {'sample µs':>10}")
+    print(
+        f"{'game':<10} {'players':>7} {'actions/s':>12} {'games/s':>9} {'clone µs':>9} {'sample µs':>10}"
+        f" {'view µs':>8}"
+    )
     for name in names:
         cls = game_class(name)
         for players in range(cls.min_players, cls.max_players + 1):
@@ -68,7 +73,11 @@ def main() -> None:
             clone_us = per_call_us(lambda s: s.clone(), states)
             views = [s.view(s.current_player) for s in states if s.current_player is not None]
             sample_us = per_call_us(partial(sample, game, random.Random(2)), views, repeat=2)
-            print(f"{name:<10} {players:>7} {aps:>12,.0f} {gps:>9,.1f} {clone_us:>9.1f} {sample_us:>10.1f}")
+            view_us = per_call_us(lambda s: s.clone().view(s.current_player), states) - clone_us
+            print(
+                f"{name:<10} {players:>7} {aps:>12,.0f} {gps:>9,.1f} {clone_us:>9.1f} {sample_us:>10.1f}"
+                f" {view_us:>8.1f}"
+            )
 
 
 if __name__ == "__main__":
