@@ -148,6 +148,7 @@ class Game:
         state.current_player = None
         state._legal = None
         state._log_cache = None
+        state._log_shared = False
         return state
 
     # -- the game's parts: the other modules of its package (docs/adding-a-game.md) -------------
@@ -217,7 +218,9 @@ class State:
     events: list[tuple[Any, ...]]
     current_player: int | None
     _legal: list[int] | None
-    _log_cache: dict[int | None, tuple[list[Any], int, list[dict[str, Any]]]] | None
+    # each seat's log so far: (events covered, their entries); shared with clones until written
+    _log_cache: dict[int | None, tuple[int, tuple[dict[str, Any], ...]]] | None
+    _log_shared: bool
 
     def _init(self, game: Game, seed: int | None, deck: Any) -> None:
         self.game = game
@@ -230,6 +233,7 @@ class State:
         self.current_player = None
         self._legal = None
         self._log_cache = None
+        self._log_shared = False
         self.setup()
 
     # -- what a game defines --------------------------------------------------------------------
@@ -412,7 +416,8 @@ class State:
         other.history = self.history.copy()
         other.events = self.events.copy()  # events are tuples: shared safely
         other._legal = self._legal
-        other._log_cache = None
+        if self._log_cache is not None:  # the log so far is the clone's too: share it, copy on write
+            self._log_shared = other._log_shared = True
         self._copy_mutables(other)
         return other
 
@@ -448,27 +453,34 @@ class State:
         """The events of the game as `seat` saw them, each with its line of text in English ("text")
         and Japanese ("text_ja") from the game's `text` part.
 
-        An event's entry depends only on the event, the seat and the game, so each seat's entries are
-        built once per state and kept (read-only `LogEntry`s): a view costs little more than its newest
-        events. A clone starts afresh."""
+        An event's entry depends only on the event, the seat and the game, and events are only ever
+        appended, so each seat's entries are built once and kept (read-only `LogEntry`s): a view costs
+        little more than its newest events. A clone shares what was built so far (the server clones
+        the table's state for every action), copying the cache before either writes to it."""
         cache = self._log_cache
         if cache is None:
             cache = self._log_cache = {}
         events = self.events
-        known, done, entries = cache.get(seat, (events, 0, []))
-        if known is not events:  # the event list was replaced: start over
-            done, entries = 0, []
+        done, entries = cache.get(seat, (0, ()))
+        if done > len(events):  # the events were replaced by fewer: start over
+            done, entries = 0, ()
         if done < len(events):
             text = self.game.part("text")
+            game = self.game
+            new = []
             for event in events[done:]:
                 seen = self._event_view(event, seat)
                 if seen is not None:
                     if text is not None:
-                        seen["text"] = text.event_text(self.game, seen, "en")
-                        seen["text_ja"] = text.event_text(self.game, seen, "ja")
-                    entries.append(LogEntry(seen))
-            cache[seat] = (events, len(events), entries)
-        return entries.copy()
+                        seen["text"] = text.event_text(game, seen, "en")
+                        seen["text_ja"] = text.event_text(game, seen, "ja")
+                    new.append(LogEntry(seen))
+            entries += tuple(new)
+            if self._log_shared:  # another state shares the cache: write to a copy of our own
+                cache = self._log_cache = dict(cache)
+                self._log_shared = False
+            cache[seat] = (len(events), entries)
+        return list(entries)
 
     def view(self, seat: int | None = None, log: bool = True) -> dict[str, Any]:
         """All that `seat` knows (None: a spectator), JSON-ready. The one guard of every secret.
