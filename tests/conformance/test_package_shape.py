@@ -92,3 +92,45 @@ def test_no_rules_module_is_two_sections_long(name: str) -> None:
 
 def test_the_toy_is_checked_too() -> None:
     assert TOY.name in CLASSES and TOY.name not in BODOGE_GAMES
+
+
+def runtime_imports(path: Path, package: str) -> set[str]:
+    """The package's own modules that `path` imports when it runs (not those under TYPE_CHECKING)."""
+    tree = ast.parse(path.read_text(), str(path))
+    skip = {
+        id(node)
+        for top in ast.walk(tree)
+        if isinstance(top, ast.If) and "TYPE_CHECKING" in ast.unparse(top.test)
+        for node in ast.walk(top)
+    }
+    out = set()
+    for node in ast.walk(tree):
+        if id(node) in skip:
+            continue
+        if isinstance(node, ast.ImportFrom) and node.module:
+            if node.module == package:  # from bodoge.games.troika import play, setup
+                out |= {alias.name for alias in node.names}
+            elif node.module.startswith(package + "."):
+                out.add(node.module.removeprefix(package + ".").split(".")[0])
+    return out
+
+
+@pytest.mark.parametrize("name", sorted(CLASSES))
+def test_no_import_cycle_inside_a_package(name: str) -> None:
+    """Imports inside a game package go one way (docs/adding-a-game.md), so no module half-exists while
+    another reads it, and a reader can follow the package from its cards up."""
+    package = package_of(name)
+    found = modules(package)
+    graph = {stem: runtime_imports(path, package) & set(found) for stem, path in found.items()}
+    done: set[str] = set()
+
+    def visit(stem: str, path: list[str]) -> None:
+        assert stem not in path, f"{package}: import cycle {' -> '.join([*path, stem])}"
+        if stem in done:
+            return
+        for other in sorted(graph[stem]):
+            visit(other, [*path, stem])
+        done.add(stem)
+
+    for stem in sorted(graph):
+        visit(stem, [])
