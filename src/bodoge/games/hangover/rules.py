@@ -42,6 +42,9 @@ class Hangover(Game):
     option_specs = OPTION_SPECS
 
     def prepare(self) -> None:
+        """HO-3.1, HO-3.5, HO-3.6: the cards in play must deal out; the drunk limit of this player
+        count; the snack codes, their values and every arrangement into columns (HO-4.1), whose
+        number bounds one decision."""
         o = self.options
         n = self.num_players
         self.limit: int = o["drunk_limit"][n]

@@ -46,6 +46,8 @@ class Tokkuri(Game):
     option_specs = OPTION_SPECS
 
     def prepare(self) -> None:
+        """TK-1.5, TK-3.3: the deck must deal a full hand to everyone; each card type's numbers,
+        effect and drink variants as tables of ints; the action ids."""
         o = self.options
         n = self.num_players
         types: tuple[C.CardType, ...] = o["deck"]

@@ -152,6 +152,8 @@ class Tottarot(Game):
     state_class = TottarotState
 
     def prepare(self) -> None:
+        """TT-2.1, TT-D25, TT-D26: a round's draws must fit the deck and the will tokens must cover
+        its turns; the cards' points and icons as tables of ints; the action ids."""
         n = self.num_players
         types: tuple[CardType, ...] = self.options["deck"]
         self.types = types

@@ -42,6 +42,8 @@ class Troika(Game):
     option_specs = OPTION_SPECS
 
     def prepare(self) -> None:
+        """TR-2.3: the tile set must leave each player a tile, a flip and one more; with 2 players,
+        after the tiles set aside. Declarations never exist with 2 players (TR-2.2)."""
         o = self.options
         n = self.num_players
         self.tile_counts: tuple[int, ...] = o["tile_counts"]
