@@ -57,7 +57,8 @@ def event_text(game: Tottarot, seen: Mapping[str, Any], lang: str) -> str:
     card = seen.get("card")
     key = f"event.{kind}"
     fields: dict[str, Any] = dict(seen)
-    fields["card"] = _card(game, lang, card)
+    if card is not None:
+        fields["card"] = _card(game, lang, card)
     if kind in ("declaration", "steal", "share", "peek") and card:
         key += "_seen"
     elif kind == "bid" and seen["value"] is None:
