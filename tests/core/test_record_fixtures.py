@@ -7,6 +7,7 @@ they are: a refactor that changes what a record replays to, or what a person rea
 from __future__ import annotations
 
 import gzip
+import importlib.util
 import json
 from pathlib import Path
 from typing import Any
@@ -16,6 +17,12 @@ import pytest
 import bodoge
 
 FIXTURES = Path(__file__).parent.parent / "fixtures" / "records"
+# what a seat reads at the end, exactly as the writer took it
+_writer_spec = importlib.util.spec_from_file_location("records_writer", FIXTURES / "write.py")
+assert _writer_spec is not None and _writer_spec.loader is not None
+_writer = importlib.util.module_from_spec(_writer_spec)
+_writer_spec.loader.exec_module(_writer)
+seen = _writer.seen
 
 
 def cases() -> list[tuple[str, int, dict[str, Any]]]:
@@ -32,16 +39,6 @@ CASES = cases()
 
 def test_every_game_has_fixtures() -> None:
     assert sorted({name for name, _, _ in CASES}) == sorted(bodoge.games())
-
-
-def seen(state: bodoge.core.State, seat: int | None) -> dict[str, Any]:
-    view = state.view(seat)
-    return {
-        "render": state.render(seat),
-        "decision": [view["decision"], view["decision_ja"]],
-        "log": [[e.get("text"), e.get("text_ja")] for e in view["log"]],
-        "scores": view["scores"],
-    }
 
 
 @pytest.mark.parametrize(("name", "index", "case"), CASES, ids=[f"{n}-{i}" for n, i, _ in CASES])
