@@ -2,14 +2,17 @@
 
 A game subclasses both. The base classes own what is the same for every game — option checking,
 seeded chance, legality checks on `apply`, action texts and parsing, records, the common part of
-views — so that a game's `rules.py` holds only its rules:
+views, the kept log — so that a game's `rules.py` holds only its rules:
 
 - `Game`: `name`, `title`, `rules_version`, `min_players`/`max_players`, `option_specs`,
-  `state_class`, `num_actions`, `prepare()`, `max_game_length()`, `sample_state()` (and `sampler()`
-  where reading a view once pays);
-- `State`: `setup()`, `_legal_actions()`, `_apply(a)`, `action_text(a)`, `_view(p)`,
-  `_event_view(event, p)`, `scores()`, `winners()`, `render(p)`, `check_invariants()`,
-  `_copy_mutables(other)` (for `clone`).
+  `state_class`, `num_actions`, `prepare()`, `max_game_length()`;
+- `State`: `setup()`, `_legal_actions()`, `_apply(a)`, `action_text(a)`, `scores()`, `winners()`,
+  `check_invariants()`, `_copy_mutables(other)` (for `clone`).
+
+The rest comes from the other modules of the game's package, which core reaches by name
+(`Game.part`): `information` (views and event views), `text` (log lines, decisions, the board, the
+rules summary), `sampling` (`sample_state`), `heuristic`, `rollout`, `observation`. See
+docs/adding-a-game.md.
 
 The hot path (`legal_actions`, `apply`, `clone`) stays on ints and small lists: `_legal_actions` is
 computed once per decision and cached; views, texts and dicts are built only when asked for.
@@ -155,8 +158,8 @@ class Game:
 
     @classmethod
     def part(cls, name: str) -> ModuleType | None:
-        """The module `name` of the package the game's class lives in (`text`, `events`, `heuristic`,
-        `rollout`, `observation`, ...), or None if the package has none. Core reaches a game's parts
+        """The module `name` of the package the game's class lives in (`text`, `information`, `sampling`,
+        `heuristic`, `rollout`, `observation`, ...), or None if the package has none. Core reaches a game's parts
         only through here, so it names no game, and rules code need not import its words or bots."""
         key = (cls, name)
         if key not in _parts:
