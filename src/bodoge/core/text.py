@@ -7,7 +7,7 @@ in the tables, so that a translator can work on them without reading Python and 
 every key exists in every language with matching fields (`Texts.problems`).
 
     TEXTS = Texts(__package__)                        # in bodoge/games/troika/text.py
-    TEXTS.say("ja", "event.flip", seat=2, tile=7)     # -> 'P2が7をめくった'
+    TEXTS.say("ja", "event.flip", seat=2, tile=7)     # -> 'P2がタイル7を表向きにしました。'
 """
 
 from __future__ import annotations
