@@ -92,3 +92,31 @@ def test_core_imports_nothing_from_the_games() -> None:
                 continue
             for name in names:
                 assert not name.startswith("bodoge.games"), f"{path.name}:{node.lineno} names {name}"
+
+
+class _Point:
+    """A stand-in for an installed package's entry point."""
+
+    def __init__(self, name: str, target: object) -> None:
+        self.name, self.value, self._target = name, f"outside:{name}", target
+
+    def load(self) -> object:
+        if isinstance(self._target, Exception):
+            raise self._target
+        return self._target
+
+
+def test_an_outside_package_adds_a_game_and_a_broken_one_is_skipped(monkeypatch: pytest.MonkeyPatch) -> None:
+    points = [
+        _Point("coin_for_registry_test", Coin),
+        _Point("broken", ImportError("no module named outside")),
+        _Point("misnamed", Coin),  # the entry point's name must be the game's
+    ]
+    monkeypatch.setattr(registry, "entry_points", lambda group: points if group == "bodoge.games" else [])
+    monkeypatch.setattr(registry, "_classes", {})
+    monkeypatch.setattr(registry, "_loaded", False)
+    with pytest.warns(UserWarning) as warned:
+        assert registry.games() == ["coin_for_registry_test"]
+    said = " ".join(str(w.message) for w in warned)
+    assert "'broken'" in said and "cannot be loaded" in said and "'misnamed'" in said
+    assert registry.game_class("coin_for_registry_test") is Coin
