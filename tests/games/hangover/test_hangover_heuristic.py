@@ -52,3 +52,24 @@ def test_heuristic_beats_random() -> None:
             state.apply(act(game, state.view(p), rng) if p == seat else rng.choice(state.legal_actions()))
         share += state.returns()[seat]
     assert share / games > 0.35  # a fair share is 0.25
+
+
+def test_designers_metrics_come_from_the_final_view() -> None:
+    """Hangover's `metrics` part (bodoge sim's per-game numbers): shares of players hung over and of
+    non-drinkers, and the tricks played, as the final spectator view tells them."""
+    from bodoge.arena.metrics import game_metrics
+
+    game = bodoge.make("hangover", players=4)
+    state = game.new_state(seed=3)
+    agent = make_agent("heuristic")
+    rng = random.Random(3)
+    while not state.is_terminal:
+        p = state.current_player
+        assert p is not None
+        state.apply(agent.act(game, state.view(p), rng))
+    view = state.view(None)
+    found = game_metrics(state)
+    assert found["hung_over"] == sum(s["status"] == "hung_over" for s in view["seats"]) / 4
+    assert found["non_drinkers"] == sum(s["declared"] is True for s in view["seats"]) / 4
+    assert found["tricks"] == view["trick_number"] == len(view["tricks_played"])
+    assert set(found) >= {"tie", "no_winner", "hung_over", "non_drinkers", "tricks"}

@@ -1,0 +1,18 @@
+"""Hangover's own numbers for designers' reports (`bodoge sim`): how the game ended for the players."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+
+def game_metrics(view: Mapping[str, Any]) -> dict[str, float]:
+    """From the final spectator view: the share of players who hung over (HO-5.4) and who declared
+    non-drinker (HO-4.2), and the tricks played."""
+    seats = view["seats"]
+    n = len(seats)
+    return {
+        "hung_over": sum(1 for s in seats if s["status"] == "hung_over") / n,
+        "non_drinkers": sum(1 for s in seats if s["declared"] is True) / n,
+        "tricks": float(view["trick_number"]),
+    }
