@@ -124,7 +124,7 @@ def _seconds(hi: float, zero_ok: bool) -> Callable[[float], float]:
 
 
 GameName = Annotated[
-    str, typer.Argument(help="The game: " + "/".join(["hangover", "tokkuri", "tottarot", "troika"]))
+    str, typer.Argument(help="The game, by name ('bodoge games' lists every registered one).")
 ]
 Players = Annotated[
     int | None, typer.Option("--players", "-p", help="Number of players (the game's default if omitted).")
