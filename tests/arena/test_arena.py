@@ -128,6 +128,13 @@ def test_variants_play_the_same_deals_and_are_compared(tmp_path: Path) -> None:
     report = arena.write_report(summary, records, tmp_path)
     text = report.read_text()
     assert "rounds=3 minus rounds=1" in text and "variants.png" in text
+    # every number the report shows is defined in it
+    meanings = text.split("## What the numbers mean", 1)[1]
+    for name in summary["variants"][0]["metrics"]:
+        assert f"- **{name}**: " in meanings, name
+    assert {"lead_changes", "comeback", "decided_at", "forced", "minutes"} <= set(
+        summary["variants"][0]["metrics"]
+    )
     for png in ("win_share_by_seat_v0.png", "scores_v1.png", "variants.png"):
         assert (tmp_path / png).stat().st_size > 1000
     assert json.loads((tmp_path / "summary.json").read_text())["comparisons"][0]["label"] == "rounds=3"

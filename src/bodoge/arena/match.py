@@ -9,6 +9,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from bodoge.agents.base import Agent
+from bodoge.arena.quality import Trace
 from bodoge.core.game import Game, State
 
 
@@ -23,6 +24,7 @@ class MatchResult:
     record: dict[str, Any]
     decisions: list[int] = field(default_factory=list)  # decisions each seat took
     seconds: list[float] = field(default_factory=list)  # each seat's thinking time, in total
+    quality: dict[str, float] = field(default_factory=dict)  # `arena.quality` numbers of the game
     state: State | None = field(default=None, repr=False)  # the final state (not sent between processes)
 
 
@@ -44,22 +46,28 @@ def play_match(
     decisions = [0] * n
     seconds = [0.0] * n
     clock = time.perf_counter
+    trace = Trace()
+    trace.see(0, state.scores())
     while state.current_player is not None:
         seat = state.current_player
+        trace.decide(len(state.legal_actions()))  # (computed here, kept for the agent's view)
         start = clock()
         action = agents[seat].act(game, state.lazy_view(seat), rngs[seat])
         seconds[seat] += clock() - start
         decisions[seat] += 1
         state.apply(action, seat=seat)
+        trace.see(len(state.history), state.scores())
+    winners = state.winners()
     return MatchResult(
         seed=seed,
         agents=[agent.spec for agent in agents],
         scores=state.scores(),
-        winners=state.winners(),
+        winners=winners,
         returns=state.returns(),
         length=len(state.history),
         record=state.to_record(),
         decisions=decisions,
         seconds=seconds,
+        quality=trace.numbers(len(state.history), winners, n),
         state=state,
     )

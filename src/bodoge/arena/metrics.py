@@ -12,7 +12,27 @@ flat dict of numbers, averaged by the summary and compared across variants:
 
 from __future__ import annotations
 
+from bodoge.arena import quality
 from bodoge.core.game import State
+from bodoge.core.registry import game_class
+from bodoge.errors import BadOption
+
+#: What every game's numbers mean (a game's own are in its `metrics` part's DEFINITIONS).
+DEFINITIONS: dict[str, str] = {
+    "tie": "1 if several players share the win, else 0",
+    "no_winner": "1 if nobody wins, else 0",
+    "rounds": "rounds played",
+    **quality.DEFINITIONS,
+}
+
+
+def definitions(game: str) -> dict[str, str]:
+    """Every number a report of `game` may show, with its meaning."""
+    try:
+        part = game_class(game).part("metrics")
+    except BadOption:  # a game no longer registered (a report of old records): the common numbers
+        part = None
+    return {**DEFINITIONS, **(getattr(part, "DEFINITIONS", {}) if part is not None else {})}
 
 
 def game_metrics(state: State) -> dict[str, float]:

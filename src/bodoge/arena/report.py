@@ -10,6 +10,7 @@ from typing import Any
 from rich.console import Console
 from rich.table import Table
 
+from bodoge.arena.metrics import definitions
 from bodoge.arena.stats import Estimate
 from bodoge.arena.summary import to_json
 
@@ -239,6 +240,12 @@ def markdown(summary: dict[str, Any], images: list[Path]) -> str:
         ]
     if "variants.png" in names:
         lines += ["![variants.png](variants.png)", ""]
+    meaning = definitions(summary["game"])
+    defined = [m for m in summary["variants"][0]["metrics"] if m in meaning]
+    if defined:
+        lines += ["## What the numbers mean", ""]
+        lines += [f"- **{m}**: {meaning[m]}" for m in defined]
+        lines.append("")
     return "\n".join(lines)
 
 

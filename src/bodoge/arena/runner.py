@@ -205,7 +205,7 @@ def play_game(config: SimConfig, variant: int, index: int) -> dict[str, Any]:
         "decisions": result.decisions,
         "seconds": [round(s, 4) for s in result.seconds],
         "wall": round(wall, 4),
-        "metrics": game_metrics(result.state),
+        "metrics": {**game_metrics(result.state), **result.quality},
     }
     return record
 

@@ -5,6 +5,12 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+DEFINITIONS = {
+    "hung_over": "the share of players who hung over (HO-5.4: too many own tricks; they cannot win)",
+    "non_drinkers": "the share of players who declared non-drinker (HO-4.2)",
+    "tricks": "tricks played before the game ended (HO-4.8)",
+}
+
 
 def game_metrics(view: Mapping[str, Any]) -> dict[str, float]:
     """From the final spectator view: the share of players who hung over (HO-5.4) and who declared
