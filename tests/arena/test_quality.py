@@ -3,6 +3,8 @@ gives."""
 
 from __future__ import annotations
 
+from typing import ClassVar
+
 import pytest
 
 import bodoge
@@ -69,3 +71,49 @@ def test_every_match_reports_them(name: str) -> None:
     assert set(result.quality) == set(DEFINITIONS)
     assert 0.0 <= result.quality["decided_at"] <= 1.0 and 0.0 <= result.quality["forced"] <= 1.0
     assert result.quality["decisions_per_person"] * game.num_players == result.length
+
+
+class _Config:
+    """What `summarize` reads of a run's configuration."""
+
+    game, players, agents, seed, rotate, duplicate = "troika", 2, ["random"], 1, True, True
+    variants: ClassVar[list[dict[str, object]]] = [{}, {"rounds": 1}]
+
+    def variant_label(self, v: int) -> str:
+        return "default" if v == 0 else "rounds=1"
+
+
+def _record(variant: int, index: int, deal: int, actions: list[int]) -> dict[str, object]:
+    arena = {
+        "variant": variant,
+        "index": index,
+        "deal": deal,
+        "agents": ["random", "random"],
+        "returns": [1.0, 0.0],
+        "length": len(actions),
+        "decisions": [1, 1],
+        "seconds": [0.0, 0.0],
+        "metrics": {},
+    }
+    return {"arena": arena, "actions": actions, "result": {"scores": [1, 0], "winners": [0]}}
+
+
+def test_repeated_games_and_variants_that_change_nothing_are_flagged() -> None:
+    """Issue #18: deterministic bots replay a deal at every rotation, and a variant the bots cannot
+    tell apart plays the same games; a report says both before its intervals."""
+    from bodoge.arena.summary import summarize
+
+    games = [[1, 2, 3], [1, 2, 3], [4, 5], [4, 5]]  # two deals, each played twice the same way
+    records = [_record(0, i, i // 2, a) for i, a in enumerate(games)]
+    records += [_record(1, i, i // 2, a) for i, a in enumerate(games)]
+    summary = summarize(records, _Config())
+    assert summary["variants"][0]["distinct_games"] == 2
+    (comparison,) = summary["comparisons"]
+    assert comparison["identical_games"] == comparison["paired_games"] == 4
+    said = " ".join(summary["warnings"])
+    assert "2 of its 4 games repeat another game" in said
+    assert "rounds=1 played exactly the same games as default" in said
+    records[-1]["actions"] = [4, 6]  # one game differs: the variant did change something
+    records[-1]["arena"]["length"] = 2
+    summary = summarize(records, _Config())
+    assert not any("played exactly the same games" in w for w in summary["warnings"])

@@ -8,6 +8,7 @@ from pathlib import Path
 from typing import Any
 
 from rich.console import Console
+from rich.markup import escape
 from rich.table import Table
 
 from bodoge.arena.metrics import definitions
@@ -85,6 +86,8 @@ def comparison_rows(comparison: dict[str, Any]) -> list[list[str]]:
 
 def print_summary(summary: dict[str, Any], console: Console) -> None:
     title = f"{summary['game']}, {summary['players']} players"
+    for warning in summary.get("warnings", []):
+        console.print("[yellow]warning:[/yellow] " + escape(warning), highlight=False)
     for variant in summary["variants"]:
         head = f"{title}, {variant['label']}: {variant['games']} games ({variant['deals']} deals)"
         table = Table(*AGENT_HEADER, title=head)
@@ -213,6 +216,8 @@ def markdown(summary: dict[str, Any], images: list[Path]) -> str:
         f"above/below the fair share 1/{n}.",
         "",
     ]
+    for warning in summary.get("warnings", []):
+        lines += [f"> **Warning:** {warning}.", ""]
     names = {p.name for p in images}
     for variant in summary["variants"]:
         suffix = "" if len(summary["variants"]) == 1 else f"_v{variant['variant']}"

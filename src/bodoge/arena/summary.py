@@ -115,6 +115,8 @@ def summarize_variant(records: list[Record], players: int) -> dict[str, Any]:
     metric_names = sorted({k for r in records for k in r["arena"].get("metrics", {})})
     return {
         "games": len(records),
+        # games that are the same actions as another: deterministic bots replay a deal at every rotation
+        "distinct_games": _distinct_games(records),
         "deals": len({r["arena"]["deal"] for r in records}),
         "agents": agents,
         "seats": seats,
@@ -131,6 +133,13 @@ def summarize_variant(records: list[Record], players: int) -> dict[str, Any]:
             for m in metric_names
         },
     }
+
+
+def _distinct_games(records: list[Record]) -> int:
+    """How many of the records are different games (records without their actions count as such)."""
+    if any("actions" not in r for r in records):
+        return len(records)
+    return len({tuple(r["actions"]) for r in records})
 
 
 def _game_values(records: list[Record], players: int) -> dict[str, dict[Hashable, tuple[Hashable, float]]]:
@@ -178,19 +187,25 @@ def summarize(records: list[Record], config: Any) -> dict[str, Any]:
     comparisons = []
     if len(by_variant) > 1:
         base = _game_values(by_variant[0], n)
+        base_actions = {r["arena"]["index"]: r.get("actions") for r in by_variant[0]}
         for v in range(1, len(by_variant)):
             other = _game_values(by_variant[v], n)
+            paired = [(base_actions.get(r["arena"]["index"]), r.get("actions")) for r in by_variant[v]]
+            paired = [(a, b) for a, b in paired if a is not None and b is not None]
             comparisons.append(
                 {
                     "variant": v,
                     "label": config.variant_label(v),
                     "baseline": config.variant_label(0),
+                    "paired_games": len(paired),
+                    "identical_games": sum(1 for a, b in paired if a == b),
                     "differences": {
                         name: paired_difference_ci(base[name], other[name]) for name in base if name in other
                     },
                 }
             )
     return {
+        "warnings": warnings(variants, comparisons),
         "game": config.game,
         "players": n,
         "agents": config.agents,
@@ -201,6 +216,27 @@ def summarize(records: list[Record], config: Any) -> dict[str, Any]:
         "variants": variants,
         "comparisons": comparisons,
     }
+
+
+def warnings(variants: list[dict[str, Any]], comparisons: list[dict[str, Any]]) -> list[str]:
+    """What a reader must know before trusting the intervals: repeated games and variants that
+    changed nothing."""
+    out = []
+    for v in variants:
+        repeats = v["games"] - v["distinct_games"]
+        if repeats:
+            out.append(
+                f"{v['label']}: {repeats} of its {v['games']} games repeat another game action for action "
+                f"(only {v['distinct_games']} distinct): deterministic bots replay a deal at every seat "
+                "rotation, and the intervals count the repeats as if they were independent games"
+            )
+    for c in comparisons:
+        if c["paired_games"] and c["identical_games"] == c["paired_games"]:
+            out.append(
+                f"{c['label']} played exactly the same games as {c['baseline']} on every deal: with these "
+                "bots the options changed nothing, so its differences are 0 by construction"
+            )
+    return out
 
 
 def to_json(value: Any) -> Any:
