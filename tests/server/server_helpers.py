@@ -211,6 +211,7 @@ class Player:
         self.last: dict[str, Any] | None = None  # the newest view message
         self.errors: list[dict[str, Any]] = []
         self.sent: list[tuple[int, int]] = []  # (move number, action id) of every action sent
+        self.log: list[dict[str, Any]] = []  # the whole log, put together from the views' deltas
 
     def close(self) -> None:
         with contextlib.suppress(Exception):
@@ -231,6 +232,12 @@ class Player:
         message: dict[str, Any] = json.loads(self.ws.recv(timeout=timeout))
         self.messages.append(message)
         if message["type"] == "view":
+            # A view carries only the log entries this connection lacks (docs/protocol.md): put the
+            # whole log back, as a client does, so that every view kept is whole.
+            entries = message["view"]["log"]
+            assert message["log_from"] <= len(self.log), (message["log_from"], len(self.log))
+            self.log = self.log[: message["log_from"]] + entries
+            message["view"]["log"] = list(self.log)
             self.views[message["seq"]] = message["view"]
             if self.last is None or message["seq"] >= self.last["seq"]:
                 self.last = message

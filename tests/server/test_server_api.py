@@ -222,6 +222,7 @@ def test_lobby_lists_open_and_recent_tables(server: ThreadServer) -> None:
         "name": "random",
         "spec": "random",
         "connected": False,
+        "away": False,
     }
 
 

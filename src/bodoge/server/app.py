@@ -17,6 +17,7 @@ from typing import Any, Literal
 
 from fastapi import FastAPI, HTTPException, Request, WebSocket, WebSocketDisconnect
 from fastapi.exceptions import RequestValidationError
+from fastapi.middleware.gzip import GZipMiddleware
 from fastapi.responses import FileResponse, JSONResponse
 from fastapi.staticfiles import StaticFiles
 from pydantic import BaseModel, Field, ValidationError
@@ -42,6 +43,7 @@ from bodoge.server.guard import (
 from bodoge.server.replays import replay_answer
 from bodoge.server.storage import Storage
 from bodoge.server.tables import (
+    CHAT_SHOWN,
     ActionError,
     Connection,
     TableBusy,
@@ -81,11 +83,21 @@ class SeatIn(BaseModel):
     spec: str | None = Field(default=None, max_length=200)
 
 
+class ClockIn(BaseModel):
+    """A turn clock: seconds for each decision, and a reserve that the decisions' overtime comes
+    out of; when both are spent, a stand-in bot plays for the person until they are back."""
+
+    turn_seconds: int = Field(ge=1, le=3600)
+    reserve_seconds: int = Field(default=0, ge=0, le=86400)
+
+
 class CreateTableIn(BaseModel):
     game: str = Field(max_length=64)
     players: int | None = Field(default=None, ge=1, le=16)
     options: dict[str, Any] = Field(default_factory=dict, max_length=32)
     seats: list[SeatIn] = Field(max_length=16)
+    clock: ClockIn | None = None
+    standin: str | None = Field(default=None, max_length=200)
 
 
 def client_address(request: Request | WebSocket) -> str:
@@ -143,6 +155,8 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
             config.bot_delay,
             idle_timeout=config.limits.idle_timeout,
             work_timeout=config.limits.work_timeout,
+            unstarted_timeout=config.limits.unstarted_timeout,
+            away_grace=config.limits.away_grace,
         )
         app.state.manager = manager
         await manager.start()
@@ -157,6 +171,7 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
     # Each middleware added wraps the ones before it: the security headers go on every answer, a 413
     # too, and AbortHandle, outermost, sees the server's own `send`.
     app.add_middleware(BodyLimit, limit=config.limits.max_body)
+    app.add_middleware(GZipMiddleware, minimum_size=1024)  # the pages' scripts, lists, replays
     app.add_middleware(SecurityHeaders, docs_path="/api/docs")
     app.add_middleware(AbortHandle)
 
@@ -244,9 +259,17 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
             raise HTTPException(422, str(exc)) from None
         except ValidationError as exc:
             raise RequestValidationError(exc.errors(include_url=False, include_context=False)) from None
+        settings: dict[str, Any] = {"clock": None if body.clock is None else body.clock.model_dump()}
+        if body.standin is not None:
+            settings["standin"] = body.standin
         try:
             runtime, tokens = await manager.create(
-                body.game, body.players, body.options, [s.model_dump() for s in body.seats], address
+                body.game,
+                body.players,
+                body.options,
+                [s.model_dump() for s in body.seats],
+                address,
+                settings,
             )
         except TableBusy as exc:
             raise HTTPException(503, f"setting up the table: {exc}") from None
@@ -305,9 +328,11 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
             p = int(seat)
         manager = manager_of(request)
         try:
-            return await manager.off_loop(replay_answer, manager.replays, table_id, record, move, p)
+            answer = await manager.off_loop(replay_answer, manager.replays, table_id, record, move, p)
         except TableBusy as exc:
             raise HTTPException(503, str(exc), headers={"Retry-After": "5"}) from None
+        # The chat as it stood at that move (said before the move's action was taken).
+        return dict(answer, chat=[line.as_json() for line in runtime.chat if line.move <= move])
 
     @app.websocket("/ws/tables/{table_id}")
     async def table_socket(websocket: WebSocket, table_id: str) -> None:
@@ -328,7 +353,7 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
             await websocket.close(1008)
             return
         try:
-            await play_socket(manager_of(websocket), websocket, table_id, guard)
+            await play_socket(manager_of(websocket), websocket, table_id, guard, config.limits, address)
         finally:
             guard.close_socket(address)
 
@@ -366,7 +391,12 @@ def _parse(text: str | None) -> tuple[dict[str, Any] | None, str | None]:
 
 
 async def play_socket(
-    manager: TableManager, websocket: WebSocket, table_id: str, guard: AddressLimits
+    manager: TableManager,
+    websocket: WebSocket,
+    table_id: str,
+    guard: AddressLimits,
+    limits: Limits,
+    address: str,
 ) -> None:
     await websocket.accept()
     try:
@@ -394,9 +424,14 @@ async def play_socket(
         return
     token = hello.get("token")
     seat = runtime.seat_of(token if isinstance(token, str) else None)
-    conn = Connection(seat)
+    conn = Connection(seat, token=token if seat is not None else None)
     if token and seat is None:
         conn.push("error", _error("bad_token", "that token opens no seat here; you are a spectator"))
+    if seat is not None and hello.get("name") is not None:
+        try:
+            await runtime.rename(seat, hello["name"])
+        except ActionError as exc:
+            conn.push("error", _error(exc.code, exc.message))
     conn.push(
         "welcome",
         dumps(
@@ -406,11 +441,15 @@ async def play_socket(
                 "table": runtime.summary(),
                 "seat": seat,
                 "role": "spectator" if seat is None else "player",
+                "chat": [line.as_json() for line in runtime.chat[-CHAT_SHOWN:]],
             }
         ),
     )
-    await runtime.attach(conn)
-    sender = asyncio.create_task(_send_loop(websocket, conn))
+    runtime.attach(conn)
+    rematch = runtime.rematch_message(conn)
+    if rematch is not None:
+        conn.push("rematch", rematch)
+    sender = asyncio.create_task(_send_loop(websocket, conn, runtime))
     try:
         while not conn.closed:
             text = await _receive_text(websocket)
@@ -426,6 +465,11 @@ async def play_socket(
                 conn.push("pong", dumps({"type": "pong", "seq": runtime.seq}))
             elif kind == "action":
                 await _action(runtime, conn, message)
+            elif kind in SEAT_MESSAGES:
+                await _seat_message(runtime, conn, message, guard, limits, address)
+            elif kind == "sync":
+                conn.log_len = 0  # the client lost track of its log: its next view is whole
+                conn.push("view")
             elif kind == "hello":
                 conn.push("error", _error("malformed", "hello is only the first message"))
             else:
@@ -463,6 +507,48 @@ async def _action(runtime: TableRuntime, conn: Connection, message: dict[str, An
         conn.push("error", _error(exc.code, exc.message, action=_echo(action)))
 
 
+SEAT_MESSAGES = ("back", "chat", "rematch", "name")
+
+
+async def _seat_message(
+    runtime: TableRuntime,
+    conn: Connection,
+    message: dict[str, Any],
+    guard: AddressLimits,
+    limits: Limits,
+    address: str,
+) -> None:
+    """The messages of a person at their seat: "I'm back", chat, "play again", a new name."""
+    kind = message["type"]
+    seat = conn.seat
+    if seat is None:
+        conn.push("error", _error("spectator", f"spectators cannot send {kind!r}: it is for the players"))
+        return
+    try:
+        if kind == "back":
+            runtime.come_back(seat)
+        elif kind == "name":
+            await runtime.rename(seat, message.get("name"))
+        elif kind == "chat":
+            if not guard.hit_chat(conn.id):
+                raise ActionError("chat_rate", f"at most {limits.chat_rate} chat lines; wait a little")
+            await runtime.say(seat, message.get("text"))
+        elif kind == "rematch":
+            if not runtime.row.settings.get("next_table"):
+                try:
+                    guard.hit_create(address)
+                except TooMany as exc:
+                    raise ActionError("too_many_tables", exc.message) from None
+            following = await runtime.rematch(address)
+            for other in list(runtime.connections):
+                text = runtime.rematch_message(other)
+                if text is not None:
+                    other.push("rematch", text)
+            log.info("table %s: played again at %s", runtime.id, following.id)
+    except ActionError as exc:
+        conn.push("error", _error(exc.code, exc.message))
+
+
 def _echo(value: Any) -> Any:
     """The client's own action back in an error, if small (so a client can tell which failed)."""
     return value if isinstance(value, int) and not isinstance(value, bool) and abs(value) < 2**31 else None
@@ -487,13 +573,15 @@ def _drop(websocket: WebSocket) -> None:
         abort()
 
 
-async def _send_loop(websocket: WebSocket, conn: Connection) -> None:
+async def _send_loop(websocket: WebSocket, conn: Connection, runtime: TableRuntime) -> None:
     try:
         while True:
             await conn.wake.wait()
             conn.wake.clear()
             while conn.outbox:
-                _kind, text = conn.outbox.popleft()
+                kind, text = conn.outbox.popleft()
+                if kind == "view":  # built now: the newest move, the log entries it lacks
+                    text = await runtime.view_text(conn)
                 await websocket.send_text(text)
             if conn.closed:
                 await _close(websocket, conn)

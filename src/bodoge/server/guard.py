@@ -51,11 +51,14 @@ class Limits:
     ws_per_address: int = 64  # websockets open at once from one client address
     message_rate: str = "20/second"  # messages one websocket may send (closed with 1008 beyond)
     idle_timeout: float = 86400.0  # seconds without a move before a table in play is abandoned
+    unstarted_timeout: float = 3600.0  # seconds a table in play may wait for its first move
+    away_grace: float = 60.0  # seconds a person may be disconnected before a stand-in plays for them
+    chat_rate: str = "10/minute"  # chat lines one connection may say
     work_timeout: float = 20.0  # seconds for setting up, rebuilding or replaying one table
     allow_origins: list[str] = field(default_factory=list)  # more websocket Origins; "*": any
 
     def __post_init__(self) -> None:
-        for name in ("create_rate", "message_rate"):
+        for name in ("create_rate", "message_rate", "chat_rate"):
             try:
                 amount = limits.parse(getattr(self, name)).amount
             except (ValueError, TypeError):
@@ -69,7 +72,7 @@ class Limits:
             value = getattr(self, name)
             if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= most:
                 raise ValueError(f"{name} is an integer from 1 to {most}")
-        for name in ("idle_timeout", "work_timeout"):
+        for name in ("idle_timeout", "work_timeout", "unstarted_timeout", "away_grace"):
             value = getattr(self, name)
             if not (isinstance(value, int | float) and math.isfinite(value) and 0 < value <= 10**9):
                 raise ValueError(f"{name} is a number of seconds above 0, at most {10**9}")
@@ -280,6 +283,7 @@ class AddressLimits:
         self._limiter = limits.strategies.MovingWindowRateLimiter(limits.storage.MemoryStorage())
         self._create = limits.parse(config.create_rate)
         self._message = limits.parse(config.message_rate)
+        self._chat = limits.parse(config.chat_rate)
         self.sockets: Counter[str] = Counter()
 
     def hit_create(self, address: str) -> None:
@@ -294,6 +298,10 @@ class AddressLimits:
     def hit_message(self, connection_id: str) -> bool:
         """Count one websocket message; False once the connection sends faster than its rate."""
         return self._limiter.hit(self._message, "message", connection_id)
+
+    def hit_chat(self, connection_id: str) -> bool:
+        """Count one chat line; False past the chat rate (the line is refused, the connection kept)."""
+        return self._limiter.hit(self._chat, "chat", connection_id)
 
     def open_socket(self, address: str) -> bool:
         """Count a websocket opening; False (and not counted) past the per-address limit."""

@@ -20,7 +20,7 @@ import queue
 import threading
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from sqlalchemy import (
@@ -39,7 +39,9 @@ from sqlalchemy import (
     event,
     func,
     insert,
+    inspect,
     select,
+    text,
     update,
 )
 from sqlalchemy.engine import make_url
@@ -66,6 +68,10 @@ tables_table = Table(
     Column("result", Text, nullable=True),  # JSON {"scores", "winners"} once over
     Column("created_at", Float, nullable=False),
     Column("updated_at", Float, nullable=False, index=True),
+    # JSON: the table's settings beside the game's options: {"clock": {"turn_seconds",
+    # "reserve_seconds"} or null, "standin": agent spec, "rematch_of", "next_table"}. Added after
+    # the first release: Storage adds the column to an older database.
+    Column("settings", Text, nullable=True),
 )
 
 actions_table = Table(
@@ -75,6 +81,18 @@ actions_table = Table(
     Column("seq", Integer, primary_key=True),  # 0, 1, 2, ... : the action's index in the game
     Column("seat", Integer, nullable=False),
     Column("action", Integer, nullable=False),
+    Column("at", Float, nullable=False),
+)
+
+chat_table = Table(
+    "bodoge_chat",
+    metadata,
+    Column("table_id", String(32), ForeignKey("bodoge_tables.id"), primary_key=True),
+    Column("n", Integer, primary_key=True),  # 0, 1, 2, ...: the line's index at its table
+    Column("seat", Integer, nullable=False),
+    Column("name", String(64), nullable=False),  # the seat's name when it was said
+    Column("text", Text, nullable=False),
+    Column("move", Integer, nullable=False),  # the table's move number when it was said
     Column("at", Float, nullable=False),
 )
 
@@ -94,6 +112,7 @@ class TableRow:
     result: dict[str, Any] | None = None
     created_at: float = 0.0
     updated_at: float = 0.0
+    settings: dict[str, Any] = field(default_factory=dict)
 
     def to_db(self) -> dict[str, Any]:
         return {
@@ -110,6 +129,7 @@ class TableRow:
             "result": None if self.result is None else json.dumps(self.result),
             "created_at": self.created_at,
             "updated_at": self.updated_at,
+            "settings": json.dumps(self.settings),
         }
 
     @classmethod
@@ -119,7 +139,8 @@ class TableRow:
         m = row._mapping
         options, seats = json.loads(m["options"]), json.loads(m["seats"])
         result = None if m["result"] is None else json.loads(m["result"])
-        check_value([options, seats, result])
+        settings = {} if m["settings"] is None else json.loads(m["settings"])
+        check_value([options, seats, result, settings])
         return cls(
             id=m["id"],
             game=m["game"],
@@ -134,6 +155,7 @@ class TableRow:
             result=result,
             created_at=m["created_at"],
             updated_at=m["updated_at"],
+            settings=settings,
         )
 
 
@@ -142,6 +164,28 @@ class LoggedAction:
     seq: int
     seat: int
     action: int
+
+
+@dataclass(frozen=True)
+class ChatLine:
+    """One line of a table's chat, as stored and as sent (`as_json`)."""
+
+    n: int
+    seat: int
+    name: str
+    text: str
+    move: int
+    at: float
+
+    def as_json(self) -> dict[str, Any]:
+        return {
+            "n": self.n,
+            "seat": self.seat,
+            "name": self.name,
+            "text": self.text,
+            "move": self.move,
+            "at": self.at,
+        }
 
 
 @dataclass(frozen=True)
@@ -177,6 +221,15 @@ class Storage:
         else:
             self.engine = create_engine(self.url, pool_pre_ping=True, pool_size=5, max_overflow=5)
         metadata.create_all(self.engine)
+        self._add_new_columns()
+
+    def _add_new_columns(self) -> None:
+        """Columns added since a database was made (create_all makes missing tables, never columns):
+        an older bodoge.db keeps working after an upgrade."""
+        have = {c["name"] for c in inspect(self.engine).get_columns("bodoge_tables")}
+        if "settings" not in have:
+            with self.engine.begin() as conn:
+                conn.execute(text("ALTER TABLE bodoge_tables ADD COLUMN settings TEXT"))
 
     def close(self) -> None:
         self.engine.dispose()
@@ -217,6 +270,25 @@ class Storage:
                         .values(status="over", result=json.dumps(a.result))
                     )
 
+    def set_settings(self, table_id: str, settings: dict[str, Any]) -> None:
+        with self.engine.begin() as conn:
+            conn.execute(
+                update(tables_table)
+                .where(tables_table.c.id == table_id)
+                .values(settings=json.dumps(settings))
+            )
+
+    def set_seats(self, table_id: str, seats: list[dict[str, Any]]) -> None:
+        """The seats' names and kinds (a person named themselves when joining)."""
+        with self.engine.begin() as conn:
+            conn.execute(
+                update(tables_table).where(tables_table.c.id == table_id).values(seats=json.dumps(seats))
+            )
+
+    def add_chat(self, table_id: str, line: ChatLine) -> None:
+        with self.engine.begin() as conn:
+            conn.execute(insert(chat_table).values(table_id=table_id, **line.as_json()))
+
     # -- reads ----------------------------------------------------------------------------------
 
     def load_table(self, table_id: str) -> TableRow | None:
@@ -232,6 +304,13 @@ class Storage:
                 .order_by(actions_table.c.seq)
             ).all()
         return [LoggedAction(r.seq, r.seat, r.action) for r in rows]
+
+    def load_chat(self, table_id: str) -> list[ChatLine]:
+        with self.engine.connect() as conn:
+            rows = conn.execute(
+                select(chat_table).where(chat_table.c.table_id == table_id).order_by(chat_table.c.n)
+            ).all()
+        return [ChatLine(r.n, r.seat, r.name, r.text, r.move, r.at) for r in rows]
 
     def playing_ids(self) -> list[str]:
         with self.engine.connect() as conn:
@@ -259,13 +338,15 @@ class Storage:
                 log.error("table %r: its row cannot be read (%s); left out of the lists", r.id, exc)
         return out
 
-    def idle_ids(self, before: float) -> list[str]:
-        """Tables in play whose last move (or creation) was before `before`."""
+    def idle_ids(self, before: float, unstarted_before: float | None = None) -> list[str]:
+        """Tables in play whose last move (or creation) was before `before`, and those without a
+        single move made since before `unstarted_before`."""
+        idle = tables_table.c.updated_at < before
+        if unstarted_before is not None:
+            idle = idle | ((tables_table.c.moves == 0) & (tables_table.c.created_at < unstarted_before))
         with self.engine.connect() as conn:
             rows = conn.execute(
-                select(tables_table.c.id).where(
-                    tables_table.c.status == "playing", tables_table.c.updated_at < before
-                )
+                select(tables_table.c.id).where(tables_table.c.status == "playing", idle)
             ).all()
         return [r.id for r in rows]
 
@@ -316,6 +397,10 @@ class Writer:
     async def abandon(self, table_id: str) -> None:
         await self._submit("abandon", table_id)
 
+    async def call(self, fn: Callable[..., None], *args: Any) -> None:
+        """Any other write (settings, names, chat), in order with the rest."""
+        await self._submit("call", (fn, args))
+
     async def _submit(self, kind: str, item: Any) -> None:
         loop = asyncio.get_running_loop()
         future: asyncio.Future[None] = loop.create_future()
@@ -351,6 +436,8 @@ class Writer:
                 self._do(job, self.storage.create_table)
             elif job[0] == "abandon":
                 self._do(job, self.storage.abandon)
+            elif job[0] == "call":
+                self._do(job, lambda call: call[0](*call[1]))
         if not appends:
             return
         try:

@@ -3,8 +3,12 @@
 The flow of one action (from a seat's websocket or a bot): under the table's lock, check that it is
 that seat's decision and the action is legal, apply it to a clone, commit it to the log, and only
 then make the clone the table's state and send the new views: seat p gets exactly `view(p)`,
-spectators `view(None)`. Anything wrong (not your turn, stale, illegal) is answered with an error
-and changes nothing.
+spectators `view(None)`, each with only the log entries its connection lacks. Anything wrong (not
+your turn, stale, illegal) is answered with an error and changes nothing.
+
+People behave like people, so a table also keeps: a turn clock (a table setting), the seats whose
+person is away (out of time, or gone longer than the grace period: a stand-in bot plays for them
+while anyone is there to play with), the seats' names, a chat, and the rematch it led to.
 """
 
 from __future__ import annotations
@@ -21,7 +25,7 @@ import unicodedata
 from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any, TypeVar
+from typing import Any, TypeVar, cast
 
 import orjson
 
@@ -31,7 +35,7 @@ from bodoge.core.registry import game_class, make
 from bodoge.errors import BodogeError
 from bodoge.server.bots import BotPool
 from bodoge.server.replays import Replays
-from bodoge.server.storage import Append, Storage, TableRow, Writer
+from bodoge.server.storage import Append, ChatLine, Storage, TableRow, Writer
 
 T = TypeVar("T")
 
@@ -39,6 +43,10 @@ log = logging.getLogger("bodoge.server")
 
 MAX_NAME = 40
 JOINERS = "\u200c\u200d"  # zero-width (non-)joiners: format characters that emoji and scripts need
+MAX_CHAT = 300  # characters of one chat line
+MAX_CHAT_LINES = 1000  # chat lines one table keeps; past them the chat is full
+CHAT_SHOWN = 100  # chat lines a new connection is sent
+DEFAULT_STANDIN = "heuristic"  # the bot that plays for an away person, unless the table chose one
 
 
 def dumps(message: Any) -> str:
@@ -67,7 +75,9 @@ class ActionError(Exception):
 
 # Messages that only say how things are now: a newer one replaces one not yet sent.
 COALESCED = ("view", "table")
-MAX_OUTBOX = 64  # other messages queued for one connection before it is closed (1008)
+# Others' words: past MAX_OUTBOX of them unsent, the oldest is dropped (a reconnect gets the chat).
+DROPPABLE = ("chat",)
+MAX_OUTBOX = 64  # answers to its own messages queued for one connection before it is closed (1008)
 
 
 @dataclass(eq=False)
@@ -81,7 +91,11 @@ class Connection:
     """
 
     seat: int | None
+    token: str | None = None  # the token it said hello with, for its seat's rematch link
     outbox: deque[tuple[str, str]] = field(default_factory=deque)  # (kind, json text)
+    # Log entries the client has (or will have once its queued view is sent): its next view
+    # carries only the entries after these. 0 on a new connection: its first view is whole.
+    log_len: int = 0
     wake: asyncio.Event = field(default_factory=asyncio.Event)
     closed: bool = False
     close_code: int = 1000
@@ -92,7 +106,9 @@ class Connection:
     def backlogged(self) -> bool:
         return len(self.outbox) >= MAX_OUTBOX // 2
 
-    def push(self, kind: str, text: str) -> None:
+    def push(self, kind: str, text: str = "") -> None:
+        """Queue a message. A `view` is queued without its text: the sender builds it when it is
+        sent, of the newest move, with the log entries this client lacks by then."""
         if self.closed:
             return
         if kind in COALESCED:
@@ -102,7 +118,12 @@ class Connection:
                     self.wake.set()
                     return
         self.outbox.append((kind, text))
-        if len(self.outbox) > MAX_OUTBOX + len(COALESCED):
+        if kind in DROPPABLE:
+            said = [i for i, (k, _t) in enumerate(self.outbox) if k == kind]
+            if len(said) > MAX_OUTBOX:
+                del self.outbox[said[0]]
+        answers = sum(1 for k, _t in self.outbox if k not in COALESCED and k not in DROPPABLE)
+        if answers > MAX_OUTBOX:
             self.close(1008, "the connection does not read its messages")
         self.wake.set()
 
@@ -130,9 +151,25 @@ class TableRuntime:
         self.lock = asyncio.Lock()
         self.connections: set[Connection] = set()
         self.bot_task: asyncio.Task[None] | None = None
-        self._views: dict[int | None, str] = {}  # each seat's `view` message, of `_views_of`
+        # `view` messages of `_views_of` by (seat, log entries the client has): (text, log length),
+        # or the worker thread's future while a long one is built.
+        self._views: dict[tuple[int | None, int], Any] = {}
         self._views_of: State | None = None
         self._table_due = False  # a `table` message is scheduled for this loop turn
+        self.chat: list[ChatLine] = []
+        self._chat_lock = asyncio.Lock()
+        self._rematch_lock = asyncio.Lock()
+        # The clock and the away seats live in memory: after a restart every reserve is whole and
+        # every person is at their seat again (nobody is connected then, so the table is paused).
+        self.away: set[int] = set()
+        clock = row.settings.get("clock")
+        self.clock: dict[str, int] | None = clock
+        self.reserve_left = [float(clock["reserve_seconds"]) if clock else 0.0] * row.players
+        self._turn: tuple[int, int] | None = None  # (move, seat) whose time is running
+        self._turn_started = 0.0  # time.monotonic() when it started, moved on by pauses
+        self._paused_at: float | None = None  # no person connected since then: the clock waits
+        self._clock_timer: asyncio.TimerHandle | None = None
+        self._grace: dict[int, asyncio.TimerHandle] = {}  # seats gone, until the grace period ends
 
     @property
     def id(self) -> str:
@@ -155,40 +192,75 @@ class TableRuntime:
 
     # -- what is sent ---------------------------------------------------------------------------
 
-    async def view_messages(self, seats: set[int | None]) -> State:
-        """Make ready the `view` messages of these seats at the current move, and return the state
-        they show. A view carries the game's whole log, which in a long game at large options runs
-        to megabytes: past VIEW_ON_LOOP_EVENTS events (about 1.5 ms a view) they are built in a
-        worker thread, so that the event loop never stalls on them. Smaller ones are built here:
-        a thread's hand-off would cost more than they do (a third of the actions per second in
-        bench/load.py)."""
+    async def view_text(self, conn: Connection) -> str:
+        """The `view` message for `conn` at the newest move, with the log entries it lacks; it then
+        has the whole log. Connections of one seat share the text. A whole log in a long game at
+        large options runs to megabytes: past VIEW_ON_LOOP_EVENTS events (about 1.5 ms a view) it is
+        built in a worker thread, so that the event loop never stalls on it. Smaller ones are built
+        here: a thread's hand-off would cost more than they do."""
         state = self.state
         if self._views_of is not state:
             self._views, self._views_of = {}, state
-        missing = [seat for seat in seats if seat not in self._views]
-        if missing:
-            texts = await _off_loop_if_long(state, _view_texts, self.id, state, missing)
-            if self._views_of is state:
-                self._views.update(texts)
-        return state
+        key = (conn.seat, conn.log_len)
+        built = self._views.get(key)
+        if built is None:
+            if len(state.events) <= VIEW_ON_LOOP_EVENTS:
+                built = _view_text(self.id, state, conn.seat, conn.log_len)
+            else:
+                built = asyncio.ensure_future(
+                    asyncio.to_thread(_view_text, self.id, state, conn.seat, conn.log_len)
+                )
+            self._views[key] = built
+        if isinstance(built, asyncio.Future):
+            try:
+                built = await asyncio.shield(built)
+            except Exception:
+                if self._views.get(key) is built:
+                    del self._views[key]
+                raise
+        text, conn.log_len = cast(tuple[str, int], built)
+        return text
 
     def summary(self) -> dict[str, Any]:
         """What anyone may know of the table (the lobby, spectators): never the seed or tokens."""
         present = {c.seat for c in self.connections if c.seat is not None}
-        return table_summary(self.row, self.seq, self.state, present, spectators=self._spectators())
+        summary = table_summary(self.row, self.seq, self.state, present, spectators=self._spectators())
+        for info in summary["seats"]:
+            info["away"] = info["seat"] in self.away
+        summary["paused"] = self.paused
+        if self.clock is not None:
+            left = self.time_left()
+            summary["clock"] = dict(
+                self.clock,
+                seat=None if self._turn is None else self._turn[1],
+                left=None if left is None else round(left, 1),
+                running=self._turn is not None and self._paused_at is None,
+                reserve_left=[round(r, 1) for r in self.reserve_left],
+            )
+        return summary
+
+    @property
+    def paused(self) -> bool:
+        """A table in play with people at it, none of them connected: it waits for them (no clock
+        runs, no stand-in plays)."""
+        has_people = any(info.get("kind") == "human" for info in self.row.seats)
+        return self.row.status == "playing" and has_people and not self.people_present()
+
+    def people_present(self) -> bool:
+        return any(c.seat is not None for c in self.connections)
 
     def _spectators(self) -> int:
         return sum(1 for c in self.connections if c.seat is None)
 
-    async def broadcast(self) -> None:
+    def broadcast(self) -> None:
         """Send every connection its view of the current move."""
-        state = await self.view_messages({c.seat for c in self.connections})
-        if self._views_of is not state:
-            return  # the table moved on meanwhile: that move's broadcast sends the newer views
         for conn in list(self.connections):
-            text = self._views.get(conn.seat)
-            if text is not None:  # else it attached meanwhile, and attach() sends its view
-                conn.push("view", text)
+            conn.push("view")
+
+    def broadcast_chat(self, line: ChatLine) -> None:
+        text = dumps({"type": "chat", "line": line.as_json()})
+        for conn in list(self.connections):
+            conn.push("chat", text)
 
     def broadcast_table(self) -> None:
         """Send everyone the table's summary, once per loop turn however many changes came in it
@@ -203,32 +275,255 @@ class TableRuntime:
         for conn in list(self.connections):
             conn.push("table", text)
 
-    async def attach(self, conn: Connection) -> None:
+    def attach(self, conn: Connection) -> None:
+        """A connection joins: it gets its view; a seat's older connection (another tab or device)
+        is told it was replaced and closed (4409): one seat, one place that plays it."""
+        if conn.seat is not None:
+            for old in [c for c in self.connections if c.seat == conn.seat]:
+                old.push(
+                    "replaced",
+                    dumps(
+                        {
+                            "type": "replaced",
+                            "message": "your seat was opened in another window or device; "
+                            "this one no longer plays it",
+                        }
+                    ),
+                )
+                old.close(4409, "the seat was opened elsewhere")
+                self.connections.discard(old)
+            grace = self._grace.pop(conn.seat, None)
+            if grace is not None:
+                grace.cancel()
         self.connections.add(conn)
-        self.broadcast_table()
-        while not conn.closed:  # until the view it gets is of the newest move
-            state = await self.view_messages({conn.seat})
-            if self.state is state:
-                conn.push("view", self._views[conn.seat])
-                return
+        conn.push("view")
+        self._people_changed()
 
     def detach(self, conn: Connection) -> None:
         conn.closed = True
+        if conn not in self.connections:
+            return  # replaced by a newer connection of its seat: it had left already
         self.connections.discard(conn)
-        self.broadcast_table()
+        seat = conn.seat
+        if seat is not None and not any(c.seat == seat for c in self.connections):
+            self._seat_left(seat)
+        self._people_changed()
         self.maybe_unload()
+
+    def _people_changed(self) -> None:
+        """Someone came or went: the clock pauses or goes on, stand-ins start or stop."""
+        self._tick_clock()
+        self.broadcast_table()
+        self.schedule_bots()
 
     def maybe_unload(self) -> None:
         """A table no longer in play that nobody watches leaves memory; it is rebuilt from the log
         when asked for."""
-        if self.row.status != "playing" and not self.connections:
-            self.manager.tables.pop(self.id, None)
+        if self.row.status != "playing":
+            self._stop_timers()
+            if not self.connections:
+                self.manager.tables.pop(self.id, None)
+
+    def _stop_timers(self) -> None:
+        self._settle_turn()
+        for handle in self._grace.values():
+            handle.cancel()
+        self._grace.clear()
+
+    # -- the clock and the away seats -----------------------------------------------------------
+
+    def _clocked_seat(self) -> int | None:
+        """The seat whose time runs now: a person to move who is at their seat."""
+        seat = self.state.current_player
+        if self.clock is None or self.row.status != "playing" or seat is None:
+            return None
+        if self.row.seats[seat].get("kind") != "human" or seat in self.away:
+            return None
+        return seat
+
+    def time_left(self) -> float | None:
+        """Seconds left to the running turn, reserve included; None if no turn is timed."""
+        if self._turn is None or self.clock is None:
+            return None
+        now = self._paused_at if self._paused_at is not None else time.monotonic()
+        total = self.clock["turn_seconds"] + self.reserve_left[self._turn[1]]
+        return max(0.0, total - (now - self._turn_started))
+
+    def _settle_turn(self) -> None:
+        """Stop the running turn's time: what it took beyond turn_seconds comes out of the reserve."""
+        if self._clock_timer is not None:
+            self._clock_timer.cancel()
+            self._clock_timer = None
+        if self._turn is None or self.clock is None:
+            self._turn = None
+            return
+        seat = self._turn[1]
+        left = self.time_left() or 0.0
+        self.reserve_left[seat] = min(self.reserve_left[seat], left)
+        self._turn = None
+        self._paused_at = None
+
+    def _tick_clock(self) -> None:
+        """Make the clock match the table now: after every move, arrival, departure and return.
+        A new decision of a person starts their time; it waits while nobody is connected."""
+        if self.clock is None:
+            return
+        seat = self._clocked_seat()
+        turn = None if seat is None else (self.seq, seat)
+        if self._turn != turn:
+            self._settle_turn()
+            if turn is not None:
+                self._turn, self._turn_started, self._paused_at = turn, time.monotonic(), None
+        if self._turn is None:
+            return
+        present = self.people_present()
+        if not present and self._paused_at is None:
+            self._paused_at = time.monotonic()
+            if self._clock_timer is not None:
+                self._clock_timer.cancel()
+                self._clock_timer = None
+        elif present and self._paused_at is not None:
+            self._turn_started += time.monotonic() - self._paused_at
+            self._paused_at = None
+        if present and self._clock_timer is None:
+            self._clock_timer = asyncio.get_running_loop().call_later(
+                self.time_left() or 0.0, self._time_out, self._turn
+            )
+
+    def _time_out(self, turn: tuple[int, int]) -> None:
+        self._clock_timer = None
+        if self._turn != turn:
+            return
+        seat = turn[1]
+        self.reserve_left[seat] = 0.0
+        self._turn = None
+        log.info("table %s: seat %d ran out of time; a stand-in plays for it", self.id, seat)
+        self._go_away(seat)
+
+    def _seat_left(self, seat: int) -> None:
+        """A person's last connection closed: after the grace period, a stand-in plays for them."""
+        if self.row.seats[seat].get("kind") != "human" or self.row.status != "playing":
+            return
+        old = self._grace.pop(seat, None)
+        if old is not None:
+            old.cancel()
+        self._grace[seat] = asyncio.get_running_loop().call_later(
+            self.manager.away_grace, self._grace_over, seat
+        )
+
+    def _grace_over(self, seat: int) -> None:
+        self._grace.pop(seat, None)
+        if not any(c.seat == seat for c in self.connections):
+            log.info("table %s: seat %d is away; a stand-in plays for it", self.id, seat)
+            self._go_away(seat)
+
+    def _go_away(self, seat: int) -> None:
+        if seat in self.away or self.row.status != "playing":
+            return
+        self.away.add(seat)
+        self._tick_clock()
+        self.broadcast_table()
+        self.schedule_bots()
+
+    def come_back(self, seat: int) -> None:
+        """The person takes their seat back from the stand-in ("I'm back", or an action of theirs)."""
+        if seat not in self.away:
+            return
+        self.away.discard(seat)
+        self._tick_clock()
+        self.broadcast_table()
+
+    # -- names, chat, rematch -------------------------------------------------------------------
+
+    async def rename(self, seat: int, raw: Any) -> None:
+        """The person at `seat` names themselves; ActionError (and nothing changed) for a name that
+        is not a short line of text, or that another seat has."""
+        try:
+            name = clean_name(raw)
+        except ValueError as exc:
+            raise ActionError("bad_name", str(exc)) from None
+        if not name:
+            raise ActionError("bad_name", f"a name is 1 to {MAX_NAME} characters")
+        for other, info in enumerate(self.row.seats):
+            if other != seat and name_key(info.get("name") or "") == name_key(name):
+                raise ActionError(
+                    "name_taken", f"seat {other} is called {name!r} already; choose another name"
+                )
+        if self.row.seats[seat].get("name") == name:
+            return
+        seats = [dict(info) for info in self.row.seats]
+        seats[seat]["name"] = name
+        try:
+            await self.manager.writer.call(self.manager.storage.set_seats, self.id, seats)
+        except Exception as exc:
+            log.error("table %s: could not save a name: %s", self.id, exc)
+            raise ActionError("storage", "the name could not be saved; try again") from None
+        self.row.seats = seats
+        self.broadcast_table()
+
+    async def say(self, seat: int, raw: Any) -> None:
+        """A chat line from `seat`: stored with the table, then sent to everyone at it."""
+        if not isinstance(raw, str):
+            raise ActionError("malformed", '"text" is the chat line, a string')
+        text = raw.strip()
+        if not 1 <= len(text) <= MAX_CHAT:
+            raise ActionError("bad_chat", f"a chat line is 1 to {MAX_CHAT} characters")
+        if any(unicodedata.category(ch) in ("Cc", "Cf", "Cs") and ch not in JOINERS for ch in text):
+            raise ActionError("bad_chat", "a chat line is one line of plain text, without control characters")
+        async with self._chat_lock:
+            if len(self.chat) >= MAX_CHAT_LINES:
+                raise ActionError("chat_full", f"this table's chat is full ({MAX_CHAT_LINES} lines)")
+            name = self.row.seats[seat].get("name") or f"P{seat}"
+            line = ChatLine(len(self.chat), seat, name, text, self.seq, round(time.time(), 3))
+            try:
+                await self.manager.writer.call(self.manager.storage.add_chat, self.id, line)
+            except Exception as exc:
+                log.error("table %s: could not save a chat line: %s", self.id, exc)
+                raise ActionError("storage", "the chat line could not be saved; try again") from None
+            self.chat.append(line)
+        self.broadcast_chat(line)
+
+    async def rematch(self, creator: str) -> TableRuntime:
+        """The table that plays this game again (made by the first to ask; later asks get it too)."""
+        async with self._rematch_lock:
+            following = self.row.settings.get("next_table")
+            if following:
+                runtime = await self.manager.get(following)
+                if runtime is not None:
+                    return runtime
+            if self.row.status == "playing":
+                raise ActionError("running", "a rematch is offered once the game is over")
+            runtime = await self.manager.create_rematch(self.row, creator)
+            settings = dict(self.row.settings, next_table=runtime.id)
+            await self.manager.writer.call(self.manager.storage.set_settings, self.id, settings)
+            self.row.settings = settings
+        self.broadcast_table()
+        return runtime
+
+    def rematch_message(self, conn: Connection) -> str | None:
+        """The `rematch` message for a seat's connection: its seat at the next table and its link
+        (its token, which opens that seat too); None if there is none for it."""
+        following = self.row.settings.get("next_table")
+        if not following or conn.seat is None or conn.token is None:
+            return None
+        seat = (conn.seat + 1) % self.row.players
+        return dumps(
+            {
+                "type": "rematch",
+                "table": following,
+                "seat": seat,
+                "join_url": f"/t/{following}#token={conn.token}",
+            }
+        )
 
     # -- actions --------------------------------------------------------------------------------
 
-    async def submit(self, seat: int, action: Any, seq: int | None = None) -> None:
-        """Take `action` for `seat`; ActionError (and nothing changed) if it may not be taken."""
+    async def submit(self, seat: int, action: Any, seq: int | None = None, bot: bool = False) -> None:
+        """Take `action` for `seat`; ActionError (and nothing changed) if it may not be taken. A
+        `bot` move is refused once no bot plays that seat (its person came back meanwhile)."""
         async with self.lock:
+            if bot and self.bot_spec(seat) is None:
+                raise ActionError("stale", "the seat's person is back")
             state = self.state
             if state.is_terminal:
                 raise ActionError("game_over", "the game is over")
@@ -268,17 +563,28 @@ class TableRuntime:
             if result is not None:
                 self.row.status = "over"
                 self.row.result = result
-            await self.broadcast()
+            if not bot:
+                self.away.discard(seat)  # acting takes the seat back from a stand-in
+            self._tick_clock()
+            self.broadcast()
+            if result is not None or self.clock is not None:
+                self.broadcast_table()  # the end, or the clock's new turn
             if result is not None:
-                self.broadcast_table()
                 self.maybe_unload()
         self.schedule_bots()
 
     def bot_spec(self, seat: int | None) -> str | None:
+        """The bot that plays `seat` now: its own, or the stand-in of an away person while someone
+        is at the table to play with (a table whose people have all gone waits for them)."""
         if seat is None:
             return None
         info = self.row.seats[seat]
-        return info.get("spec") if info.get("kind") == "bot" else None
+        if info.get("kind") == "bot":
+            spec = info.get("spec")
+            return None if spec is None else str(spec)
+        if seat in self.away and self.people_present():
+            return str(self.row.settings.get("standin") or DEFAULT_STANDIN)
+        return None
 
     def schedule_bots(self) -> None:
         if self.row.status != "playing" or self.manager.closing:
@@ -327,7 +633,7 @@ class TableRuntime:
                     action = move.action
                 # submit() ends by scheduling bots; this task is still running, so it starts none,
                 # and this loop carries on with the next bot decision itself.
-                await self.submit(seat, action, seq)
+                await self.submit(seat, action, seq, bot=True)
                 failures = 0
             except ActionError as exc:
                 if exc.code in ("stale", "game_over", "abandoned"):
@@ -378,6 +684,7 @@ def table_summary(
                 "name": info.get("name"),
                 "spec": info.get("spec"),
                 "connected": seat in present,
+                "away": False,  # a stand-in plays for the person (only a loaded table knows)
             }
         )
     summary: dict[str, Any] = {
@@ -394,12 +701,16 @@ def table_summary(
         "spectators": spectators,
         "created_at": row.created_at,
         "updated_at": row.updated_at,
+        "clock": row.settings.get("clock"),
+        "standin": row.settings.get("standin") or DEFAULT_STANDIN,
+        "rematch_of": row.settings.get("rematch_of"),
+        "next_table": row.settings.get("next_table"),
     }
     return summary
 
 
 # The fields of a table beside its options (POST /api/tables): no option may be named as one.
-TABLE_FIELDS = ("game", "players", "options", "seats", "name", "seed")
+TABLE_FIELDS = ("game", "players", "options", "seats", "name", "seed", "clock", "standin")
 
 
 class TableBusy(Exception):
@@ -422,6 +733,8 @@ class TableManager:
         bot_delay: float = 0.0,
         idle_timeout: float = 86400.0,
         work_timeout: float = 20.0,
+        unstarted_timeout: float = 3600.0,
+        away_grace: float = 60.0,
     ) -> None:
         self.storage = storage
         self.writer = Writer(storage)
@@ -429,6 +742,8 @@ class TableManager:
         self.bot_delay = bot_delay
         self.idle_timeout = idle_timeout
         self.work_timeout = work_timeout
+        self.unstarted_timeout = unstarted_timeout
+        self.away_grace = away_grace
         self.tables: dict[str, TableRuntime] = {}
         self.broken: dict[str, str] = {}
         self.replays = Replays()
@@ -477,21 +792,24 @@ class TableManager:
     async def _expire_idle(self) -> None:
         """Every so often, abandon the tables in play where nobody has moved for idle_timeout."""
         while not self.closing:
-            await asyncio.sleep(min(60.0, max(0.05, self.idle_timeout / 10)))
+            await asyncio.sleep(min(60.0, max(0.05, min(self.idle_timeout, self.unstarted_timeout) / 10)))
             try:
                 await self._abandon_idle()
             except Exception:
                 log.exception("expiring idle tables failed; trying again later")
 
     async def _abandon_idle(self) -> None:
-        ids = await asyncio.to_thread(self.storage.idle_ids, time.time() - self.idle_timeout)
+        now = time.time()
+        ids = await asyncio.to_thread(
+            self.storage.idle_ids, now - self.idle_timeout, now - self.unstarted_timeout
+        )
         for table_id in ids:
             runtime = self.tables.get(table_id)
             if runtime is not None:
                 await runtime.abandon()
             else:
                 await self.writer.abandon(table_id)
-            log.info("table %s: abandoned after %g s without a move", table_id, self.idle_timeout)
+            log.info("table %s: abandoned: nobody moved for too long", table_id)
 
     async def close(self) -> None:
         self.closing = True
@@ -518,9 +836,18 @@ class TableManager:
         options: dict[str, Any],
         seats: list[dict[str, Any]],
         creator: str = "",
+        settings: dict[str, Any] | None = None,
+        token_hashes: list[str | None] | None = None,
     ) -> tuple[TableRuntime, list[str | None]]:
-        """A new table; BodogeError/ValueError for a bad game, options or seats, TableBusy if setting
-        it up takes too long. Returns its tokens."""
+        """A new table; BodogeError/ValueError for a bad game, options, seats or stand-in, TableBusy
+        if setting it up takes too long. Returns its tokens (a rematch passes the seats' hashes of
+        the tokens they had: the same link opens a person's new seat)."""
+        settings = dict(settings or {})
+        standin = settings.get("standin")
+        if standin is not None:
+            if not isinstance(standin, str) or len(standin) > 200:
+                raise ValueError("standin is a bot spec such as 'heuristic'")
+            agents.make(standin)  # BadOption for an unknown agent or bad parameters
         for name in options:
             if name in TABLE_FIELDS:
                 raise ValueError(
@@ -538,15 +865,40 @@ class TableManager:
             options=game.options_json(),
             seed=seed,
             seats=clean,
-            token_hashes=[None if t is None else hash_token(t) for t in tokens],
+            token_hashes=token_hashes or [None if t is None else hash_token(t) for t in tokens],
             created_at=now,
             updated_at=now,
+            settings=settings,
         )
         await self.writer.create_table(row)
         runtime = TableRuntime(self, row, game, state, creator)
         self.tables[row.id] = runtime
         runtime.schedule_bots()
         return runtime, tokens
+
+    async def create_rematch(self, row: TableRow, creator: str) -> TableRuntime:
+        """The same game again: its options, bots and people, every seat moved on by one (who
+        started last time does not start again), each person's old token opening their new seat."""
+        n = row.players
+        seats: list[dict[str, Any]] = [{}] * n
+        hashes: list[str | None] = [None] * n
+        for old, info in enumerate(row.seats):
+            new = (old + 1) % n
+            moved = {k: v for k, v in info.items() if k in ("kind", "name", "spec")}
+            if moved.get("name") == f"P{old}":  # a default name follows the seat number
+                moved["name"] = None
+            seats[new], hashes[new] = moved, row.token_hashes[old]
+        settings: dict[str, Any] = {k: row.settings[k] for k in ("clock", "standin") if k in row.settings}
+        settings["rematch_of"] = row.id
+        try:
+            runtime, _tokens = await self.create(
+                row.game, row.players, row.options, seats, creator, settings, hashes
+            )
+        except (BodogeError, ValueError) as exc:  # e.g. a bot this server no longer has
+            raise ActionError("rematch", f"the game cannot be played again here: {exc}") from None
+        except TableBusy as exc:
+            raise ActionError("busy", str(exc)) from None
+        return runtime
 
     async def get(self, table_id: str) -> TableRuntime | None:
         """The table, rebuilt from its row and log if it is not loaded yet; None if unknown/broken;
@@ -601,7 +953,9 @@ class TableManager:
             self.broken[table_id] = str(exc)
             return None
         row.moves = len(state.history)
-        return TableRuntime(self, row, game, state)
+        runtime = TableRuntime(self, row, game, state)
+        runtime.chat = self.storage.load_chat(table_id)
+        return runtime
 
     async def list(self, statuses: tuple[str, ...], limit: int) -> list[dict[str, Any]]:
         rows = await asyncio.to_thread(self.storage.list_tables, statuses, limit)
@@ -625,12 +979,35 @@ async def _off_loop_if_long(state: State, fn: Callable[..., T], *args: Any) -> T
     return await asyncio.to_thread(fn, *args)
 
 
-def _view_texts(table_id: str, state: State, seats: list[int | None]) -> dict[int | None, str]:
-    seq = len(state.history)
-    return {
-        seat: dumps({"type": "view", "table": table_id, "seq": seq, "view": state.view(seat)})
-        for seat in seats
-    }
+def _view_text(table_id: str, state: State, seat: int | None, log_from: int) -> tuple[str, int]:
+    """A `view` message whose view's log holds only the entries from `log_from` on (all of them
+    for a new connection), and the length of the whole log."""
+    view = state.view(seat, log=False)
+    entries = state.log(seat)
+    if log_from > len(entries):  # never expected (a seat's log only grows): send it whole
+        log_from = 0
+    view["log"] = entries[log_from:]
+    message = {"type": "view", "table": table_id, "seq": len(state.history), "log_from": log_from}
+    message["view"] = view
+    return dumps(message), len(entries)
+
+
+def name_key(name: str) -> str:
+    """Names that read the same are the same name ("Aki", "ａｋｉ ")."""
+    return unicodedata.normalize("NFKC", name).casefold().strip()
+
+
+def clean_name(name: Any, where: str = "a name") -> str:
+    """A seat's name, trimmed; ValueError for one that is not a short line of plain text."""
+    if name is None:
+        return ""
+    if not isinstance(name, str) or len(name) > MAX_NAME:
+        raise ValueError(f"{where} is a text of at most {MAX_NAME} characters")
+    if any(unicodedata.category(ch) in ("Cc", "Cf", "Cs") and ch not in JOINERS for ch in name):
+        # Control and format characters (line breaks, right-to-left overrides) would let a name
+        # pass for another or rearrange the text around it wherever it is shown.
+        raise ValueError(f"{where} has no control or formatting characters")
+    return name.strip()
 
 
 def _set_up(
@@ -645,16 +1022,7 @@ def _set_up(
     tokens: list[str | None] = []
     for i, seat in enumerate(seats):
         kind = seat.get("kind")
-        name = seat.get("name")
-        if name is not None and (not isinstance(name, str) or len(name) > MAX_NAME):
-            raise ValueError(f"seat {i}: a name is a text of at most {MAX_NAME} characters")
-        if name is not None and any(
-            unicodedata.category(ch) in ("Cc", "Cf") and ch not in JOINERS for ch in name
-        ):
-            # Control and format characters (line breaks, right-to-left overrides) would let a name
-            # pass for another or rearrange the text around it wherever it is shown.
-            raise ValueError(f"seat {i}: a name has no control or formatting characters")
-        name = (name or "").strip()
+        name = clean_name(seat.get("name"), f"seat {i}: a name")
         if kind == "human":
             clean.append({"kind": "human", "name": name or f"P{i}"})
             tokens.append(new_token())
