@@ -1,6 +1,58 @@
-// A table: one websocket; render whatever view the server sends, offer its legal actions as buttons.
-// The page knows no game: it shows the view generically (proper boards per game come later).
+// A table: one websocket; render whatever view the server sends, offer its legal actions as buttons,
+// and keep the people at the table together: names, the clock, away seats, chat, the rematch.
 "use strict";
+
+// The table page's own strings (the lobby shares common.js's).
+Object.assign(STRINGS.en, {
+  people: "Players",
+  away: "away: a bot plays for now",
+  awaySelf: "You were away (out of time or disconnected): a stand-in bot is playing for you.",
+  imBack: "I'm back",
+  paused: "Paused: nobody is at the table.",
+  clockLeft: "Time left",
+  seconds: "s",
+  reserve: "reserve",
+  yourName: "Your name",
+  saveName: "Save",
+  chat: "Chat",
+  say: "Send",
+  chatPlaceholder: "Say something to the table",
+  chatEmpty: "No messages yet.",
+  playAgain: "Play again",
+  rematchReady: "A new table is ready: same game, seats moved on by one.",
+  joinRematch: "Take your seat at the new table",
+  replaced: "This seat was opened in another window or device; this page no longer plays it.",
+  useHere: "Play here instead",
+  yourTurnTitle: "Your turn",
+  sound: "Sound on your turn",
+  endReason: "How it ended",
+});
+Object.assign(STRINGS.ja, {
+  people: "プレイヤー",
+  away: "離席中：ボットが代打ち",
+  awaySelf: "離席中です（時間切れか切断）。代わりにボットが打っています。",
+  imBack: "戻りました",
+  paused: "一時停止中：卓に誰もいません。",
+  clockLeft: "残り時間",
+  seconds: "秒",
+  reserve: "持ち時間",
+  yourName: "あなたの名前",
+  saveName: "保存",
+  chat: "チャット",
+  say: "送信",
+  chatPlaceholder: "卓のみんなにひとこと",
+  chatEmpty: "まだメッセージはありません。",
+  playAgain: "もう一度遊ぶ",
+  rematchReady: "新しい卓ができました。同じゲームで、席をひとつずつずらします。",
+  joinRematch: "新しい卓の席に着く",
+  replaced: "この席は別のウィンドウか端末で開かれました。このページではもう打てません。",
+  useHere: "こちらで打つ",
+  yourTurnTitle: "あなたの番",
+  sound: "手番を音で知らせる",
+  endReason: "終わり方",
+});
+const MY_TABLES = "bodoge.tables"; // the links this browser joined: the lobby lists them to resume
+const MAX_MY_TABLES = 30;
 
 const TABLE_ID = decodeURIComponent(location.pathname.split("/").filter(Boolean).pop() || "");
 const TOKEN = new URLSearchParams(location.hash.slice(1)).get("token");
@@ -21,10 +73,42 @@ let waiting = false; // an action sent, its answer not yet seen
 let gameInfo = null;
 let stopped = false;
 let pending = ""; // a multi-step choice on the board, its text so far
+let fullLog = []; // the whole log: views carry only the entries this connection lacks
+let chatLines = []; // the table's chat, oldest first
+let rematch = null; // the `rematch` message: our seat at the next table
+let replaced = false; // our seat was opened elsewhere: do not reconnect
+let clockAt = 0; // performance.now() when the table's clock was last received
+let wasMyTurn = false;
 
 function seatName(p) {
   const info = table && table.seats[p];
   return info && info.name && info.name !== `P${p}` ? `P${p} ${info.name}` : `P${p}`;
+}
+
+function actionText(action) {
+  // An action's words in the page's language: the engine writes both.
+  return LANG === "ja" && action.text_ja ? action.text_ja : action.text;
+}
+
+function announce(text) {
+  // The live region: screen readers say it (the decision when it is ours, others' moves).
+  const box = document.getElementById("announce");
+  if (text) box.textContent = text;
+}
+
+function rememberTable() {
+  // Keep this seat's link in the browser, so that the lobby can offer to resume it.
+  if (seat == null || !TOKEN || !table) return;
+  let mine = [];
+  try {
+    mine = JSON.parse(localStorage.getItem(MY_TABLES) || "[]");
+  } catch (e) {
+    mine = [];
+  }
+  if (!Array.isArray(mine)) mine = [];
+  mine = mine.filter((entry) => entry && entry.id !== TABLE_ID);
+  mine.unshift({ id: TABLE_ID, token: TOKEN, seat, title: table.title, at: Date.now() });
+  localStorage.setItem(MY_TABLES, JSON.stringify(mine.slice(0, MAX_MY_TABLES)));
 }
 
 function setStatus(state) {
@@ -44,7 +128,10 @@ function connect() {
   const scheme = location.protocol === "https:" ? "wss:" : "ws:";
   socket = new WebSocket(`${scheme}//${location.host}/ws/tables/${encodeURIComponent(TABLE_ID)}`);
   socket.addEventListener("open", () => {
-    socket.send(JSON.stringify({ type: "hello", token: TOKEN }));
+    const hello = { type: "hello", token: TOKEN };
+    const name = localStorage.getItem("bodoge.name");
+    if (TOKEN && name) hello.name = name;
+    socket.send(JSON.stringify(hello));
   });
   socket.addEventListener("message", (event) => {
     let message;
@@ -64,6 +151,11 @@ function connect() {
       setStatus("closed");
       return;
     }
+    if (event.code === 4409 || replaced) {
+      stopped = true;
+      showReplaced();
+      return;
+    }
     setStatus("reconnecting");
     setTimeout(connect, retryDelay);
     retryDelay = Math.min(retryDelay * 2, 5000);
@@ -75,22 +167,31 @@ function handle(message) {
     case "welcome":
       retryDelay = 500;
       seat = message.seat;
-      table = message.table;
+      setTable(message.table);
+      chatLines = message.chat || [];
       setStatus("live");
+      rememberTable();
       renderTitle();
-      renderSeats();
+      renderChat();
       break;
     case "table":
-      table = message.table;
-      renderSeats();
+      setTable(message.table);
       break;
     case "view":
-      if (message.seq < seq) return; // an older view (never expected; harmless)
-      view = message.view;
-      seq = message.seq;
-      waiting = false;
-      pending = "";
-      render();
+      takeView(message);
+      break;
+    case "chat":
+      chatLines.push(message.line);
+      renderChat();
+      if (message.line.seat !== seat) announce(`${seatName(message.line.seat)}: ${message.line.text}`);
+      break;
+    case "rematch":
+      rematch = message;
+      renderResult();
+      break;
+    case "replaced":
+      replaced = true;
+      showReplaced();
       break;
     case "error":
       if (message.code === "bad_token") notice(t("badToken"));
@@ -100,6 +201,72 @@ function handle(message) {
     default:
       break;
   }
+}
+
+function takeView(message) {
+  // Put the whole log back together: the server sends only the entries after `log_from`.
+  if (message.seq < seq) return; // an older view (never expected; harmless)
+  const from = message.log_from || 0;
+  if (from > fullLog.length) {
+    sendMessage({ type: "sync" }); // a gap (never expected): ask for a whole view
+    return;
+  }
+  const added = message.view.log || [];
+  fullLog = fullLog.slice(0, from).concat(added);
+  view = Object.assign({}, message.view, { log: fullLog });
+  const moved = message.seq !== seq;
+  seq = message.seq;
+  waiting = false;
+  pending = "";
+  render();
+  if (moved) tellWhatHappened(from > 0 ? added : []);
+}
+
+function tellWhatHappened(added) {
+  // Others' moves to the live region; on our turn, the decision, the page title and the sound.
+  const mine = !!(view.legal_actions && view.legal_actions.length);
+  const others = added.filter((event) => event.seat !== seat).map(eventText);
+  if (mine) announce([...others.slice(-3), `${t("yourDecision")}: ${decisionText(view)}`].join(" "));
+  else if (others.length) announce(others.slice(-3).join(" "));
+  if (mine && !wasMyTurn) beep();
+  wasMyTurn = mine;
+  renderTitle();
+}
+
+function beep() {
+  if (localStorage.getItem("bodoge.sound") !== "1") return;
+  try {
+    const audio = new AudioContext();
+    const tone = audio.createOscillator();
+    const gain = audio.createGain();
+    tone.frequency.value = 660;
+    gain.gain.setValueAtTime(0.15, audio.currentTime);
+    gain.gain.exponentialRampToValueAtTime(0.001, audio.currentTime + 0.35);
+    tone.connect(gain).connect(audio.destination);
+    tone.start();
+    tone.stop(audio.currentTime + 0.35);
+  } catch (e) {
+    /* no audio here: the title still says it */
+  }
+}
+
+function setTable(summary) {
+  table = summary;
+  clockAt = performance.now();
+  renderSeats();
+  renderPresence();
+  renderResult();
+}
+
+function showReplaced() {
+  setStatus("closed");
+  const node = document.getElementById("notice");
+  clear(node).append(
+    t("replaced"),
+    " ",
+    el("button", { type: "button", id: "use-here", onclick: () => location.reload() }, t("useHere")),
+  );
+  node.hidden = false;
 }
 
 function showActionError(message) {
@@ -165,7 +332,8 @@ function renderBoardPanel() {
 function renderTitle() {
   const title = table ? pick(table.title) : "";
   document.getElementById("title").textContent = title;
-  document.title = `${title} — bodoge`;
+  const mine = !!(view && view.legal_actions && view.legal_actions.length);
+  document.title = `${mine ? `▶ ${t("yourTurnTitle")} — ` : ""}${title} — bodoge`;
   const who = document.getElementById("who");
   who.textContent = seat == null ? t("spectating") : `${t("youAre")}: ${seatName(seat)}`;
   if (gameInfo) document.getElementById("rules").textContent = pick(gameInfo.rules);
@@ -181,11 +349,12 @@ function renderSeats() {
     if (p === seat) tags.push(t("you"));
     if (info.kind === "bot") tags.push(`${t("bot")}: ${info.spec}`);
     else tags.push(info.connected ? t("connected") : t("offline"));
+    if (info.away) tags.push(t("away"));
     const current = view && view.current_player === p;
     box.append(
       el(
         "tr",
-        { class: (current ? "current " : "") + (p === seat ? "mine" : ""), dataset: { seat: p } },
+        { class: (current ? "current " : "") + (p === seat ? "mine" : "") + (info.away ? " away" : ""), dataset: { seat: p } },
         el("td", {}, `${current ? "▶ " : ""}${seatName(p)}`),
         el("td", { class: "score" }, scores ? compact(scores[p]) : ""),
         el("td", { class: "muted small" }, tags.join(" · ")),
@@ -202,7 +371,7 @@ function renderActions() {
   const wanted = filter.hidden ? "" : filter.value.trim().toLowerCase();
   let n = 0;
   for (const action of legal) {
-    if (wanted && !action.text.toLowerCase().includes(wanted)) continue;
+    if (wanted && !`${action.text} ${actionText(action)}`.toLowerCase().includes(wanted)) continue;
     if (pending && !(action.text === pending || action.text.startsWith(pending + " "))) continue;
     n += 1;
     box.append(
@@ -217,7 +386,7 @@ function renderActions() {
           onclick: () => send(action.id),
         },
         n <= 9 ? el("kbd", {}, String(n)) : null,
-        action.text,
+        actionText(action),
       ),
     );
   }
@@ -305,12 +474,64 @@ function renderView() {
 }
 
 function renderLog() {
+  // Appends what is new (a long game's log is thousands of lines); redrawn whole only when the
+  // language changes or the log was replaced.
   const box = document.getElementById("log");
   const events = (view && view.log) || [];
   const nearBottom = box.scrollTop + box.clientHeight >= box.scrollHeight - 40;
-  clear(box);
-  events.forEach((event) => box.append(el("li", {}, eventText(event))));
+  if (box.dataset.lang !== LANG || box.children.length > events.length) {
+    clear(box);
+    box.dataset.lang = LANG;
+  }
+  for (let i = box.children.length; i < events.length; i += 1) box.append(el("li", {}, eventText(events[i])));
   if (nearBottom) box.scrollTop = box.scrollHeight;
+}
+
+function clockLeft() {
+  // Seconds left on the running turn, counted down here from the table's last summary.
+  const clock = table && table.clock;
+  if (!clock || clock.left == null) return null;
+  const gone = clock.running ? (performance.now() - clockAt) / 1000 : 0;
+  return Math.max(0, clock.left - gone);
+}
+
+function renderClock() {
+  const box = document.getElementById("clock");
+  const left = clockLeft();
+  const clock = table && table.clock;
+  box.hidden = left == null;
+  if (left == null) return;
+  const reserve = clock.reserve_seconds
+    ? ` (${t("reserve")} ${Math.round(clock.reserve_left[clock.seat])}${t("seconds")})`
+    : "";
+  box.textContent = `${t("clockLeft")} · ${seatName(clock.seat)}: ${Math.ceil(left)}${t("seconds")}${reserve}`;
+  box.classList.toggle("low", left <= 10);
+  box.classList.toggle("mine", clock.seat === seat);
+}
+
+function renderPresence() {
+  // Away (a stand-in plays for us: "I'm back"), paused (nobody here), our name, the clock.
+  const away = seat != null && table && table.seats[seat] && table.seats[seat].away;
+  document.getElementById("away-box").hidden = !away;
+  document.getElementById("paused").hidden = !(table && table.paused);
+  document.getElementById("name-form").hidden = seat == null;
+  const input = document.getElementById("name-input");
+  if (seat != null && table && document.activeElement !== input) input.value = table.seats[seat].name || "";
+  renderClock();
+}
+
+function renderChat() {
+  const box = clear(document.getElementById("chat-lines"));
+  if (!chatLines.length) box.append(el("li", { class: "muted" }, t("chatEmpty")));
+  for (const line of chatLines) {
+    box.append(el("li", { class: line.seat === seat ? "own" : "" }, el("strong", {}, `${line.name}: `), line.text));
+  }
+  box.scrollTop = box.scrollHeight;
+  document.getElementById("chat-form").hidden = seat == null;
+}
+
+function sendMessage(message) {
+  if (socket && socket.readyState === WebSocket.OPEN) socket.send(JSON.stringify(message));
 }
 
 function renderResult() {
@@ -323,6 +544,12 @@ function renderResult() {
   const winners = (view.winners || []).map(seatName).join(", ") || t("nobody");
   const scores = (view.scores || []).map((s, p) => `${seatName(p)}: ${compact(s)}`).join(" · ");
   document.getElementById("winners").textContent = `${t("winners")}: ${winners} — ${scores}`;
+  // The log's last words say why the game ended (a round limit, every player out, ...).
+  const last = fullLog.length ? fullLog[fullLog.length - 1] : null;
+  document.getElementById("end-reason").textContent = last ? `${t("endReason")}: ${eventText(last)}` : "";
+  document.getElementById("play-again").hidden = seat == null || !!rematch;
+  document.getElementById("rematch-offer").hidden = !rematch;
+  if (rematch) document.getElementById("rematch-link").href = rematch.join_url;
   const link = document.getElementById("download-record");
   link.href = `/api/tables/${encodeURIComponent(TABLE_ID)}/record`;
   link.setAttribute("download", `bodoge-${view.game}-${TABLE_ID}.json`);
@@ -341,7 +568,32 @@ function render() {
 
 async function start() {
   setupLangSwitch();
-  onLangChange(render);
+  onLangChange(() => {
+    render();
+    renderChat();
+    renderPresence();
+  });
+  document.getElementById("im-back").addEventListener("click", () => sendMessage({ type: "back" }));
+  document.getElementById("play-again").addEventListener("click", () => sendMessage({ type: "rematch" }));
+  document.getElementById("chat-form").addEventListener("submit", (e) => {
+    e.preventDefault();
+    const input = document.getElementById("chat-input");
+    const text = input.value.trim();
+    if (!text) return;
+    sendMessage({ type: "chat", text });
+    input.value = "";
+  });
+  document.getElementById("name-form").addEventListener("submit", (e) => {
+    e.preventDefault();
+    const name = document.getElementById("name-input").value.trim();
+    if (!name) return;
+    localStorage.setItem("bodoge.name", name);
+    sendMessage({ type: "name", name });
+  });
+  const sound = document.getElementById("sound");
+  sound.checked = localStorage.getItem("bodoge.sound") === "1";
+  sound.addEventListener("change", () => localStorage.setItem("bodoge.sound", sound.checked ? "1" : "0"));
+  setInterval(renderClock, 250);
   document.getElementById("action-filter").addEventListener("input", renderActions);
   document.addEventListener("keydown", (e) => {
     if (e.target && (e.target.tagName === "INPUT" || e.target.tagName === "TEXTAREA")) return;
