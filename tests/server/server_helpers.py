@@ -201,11 +201,14 @@ def create_table(
 class Player:
     """One websocket at a table: says hello, keeps every message, answers with actions."""
 
-    def __init__(self, ws_url: str, table_id: str, token: str | None) -> None:
+    def __init__(self, ws_url: str, table_id: str, token: str | None, name: str | None = None) -> None:
         self.ws: ClientConnection = connect(
             f"{ws_url}/ws/tables/{table_id}", open_timeout=20, close_timeout=5, max_size=2**24
         ).__enter__()  # (entered: websockets 17 warns about a connection used without `with`)
-        self.ws.send(json.dumps({"type": "hello", "token": token}))
+        hello: dict[str, Any] = {"type": "hello", "token": token}
+        if name is not None:
+            hello["name"] = name
+        self.ws.send(json.dumps(hello))
         self.messages: list[dict[str, Any]] = []
         self.views: dict[int, dict[str, Any]] = {}  # seq -> view
         self.last: dict[str, Any] | None = None  # the newest view message

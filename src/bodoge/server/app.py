@@ -20,7 +20,7 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.middleware.gzip import GZipMiddleware
 from fastapi.responses import FileResponse, JSONResponse
 from fastapi.staticfiles import StaticFiles
-from pydantic import BaseModel, Field, ValidationError
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
 from starlette.websockets import WebSocketState
 
 from bodoge import agents
@@ -49,6 +49,7 @@ from bodoge.server.tables import (
     TableBusy,
     TableManager,
     TableRuntime,
+    chat_line,
     dumps,
 )
 
@@ -86,6 +87,8 @@ class SeatIn(BaseModel):
 class ClockIn(BaseModel):
     """A turn clock: seconds for each decision, and a reserve that the decisions' overtime comes
     out of; when both are spent, a stand-in bot plays for the person until they are back."""
+
+    model_config = ConfigDict(strict=True, extra="forbid")
 
     turn_seconds: int = Field(ge=1, le=3600)
     reserve_seconds: int = Field(default=0, ge=0, le=86400)
@@ -530,9 +533,10 @@ async def _seat_message(
         elif kind == "name":
             await runtime.rename(seat, message.get("name"))
         elif kind == "chat":
+            text = chat_line(message.get("text"))
             if not guard.hit_chat(conn.id):
                 raise ActionError("chat_rate", f"at most {limits.chat_rate} chat lines; wait a little")
-            await runtime.say(seat, message.get("text"))
+            await runtime.say(seat, text)
         elif kind == "rematch":
             if not runtime.row.settings.get("next_table"):
                 try:

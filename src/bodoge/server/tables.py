@@ -43,6 +43,9 @@ log = logging.getLogger("bodoge.server")
 
 MAX_NAME = 40
 JOINERS = "\u200c\u200d"  # zero-width (non-)joiners: format characters that emoji and scripts need
+# Unicode categories that are not one line of plain text: controls, formats (right-to-left
+# overrides), surrogates, unassigned code points, and line and paragraph separators.
+NOT_PLAIN = frozenset(("Cc", "Cf", "Cs", "Cn", "Zl", "Zp"))
 MAX_CHAT = 300  # characters of one chat line
 MAX_CHAT_LINES = 1000  # chat lines one table keeps; past them the chat is full
 CHAT_SHOWN = 100  # chat lines a new connection is sent
@@ -461,15 +464,9 @@ class TableRuntime:
         self.row.seats = seats
         self.broadcast_table()
 
-    async def say(self, seat: int, raw: Any) -> None:
-        """A chat line from `seat`: stored with the table, then sent to everyone at it."""
-        if not isinstance(raw, str):
-            raise ActionError("malformed", '"text" is the chat line, a string')
-        text = raw.strip()
-        if not 1 <= len(text) <= MAX_CHAT:
-            raise ActionError("bad_chat", f"a chat line is 1 to {MAX_CHAT} characters")
-        if any(unicodedata.category(ch) in ("Cc", "Cf", "Cs") and ch not in JOINERS for ch in text):
-            raise ActionError("bad_chat", "a chat line is one line of plain text, without control characters")
+    async def say(self, seat: int, text: str) -> None:
+        """A chat line (checked by `chat_line`) from `seat`: stored with the table, then sent to
+        everyone at it."""
         async with self._chat_lock:
             if len(self.chat) >= MAX_CHAT_LINES:
                 raise ActionError("chat_full", f"this table's chat is full ({MAX_CHAT_LINES} lines)")
@@ -992,6 +989,24 @@ def _view_text(table_id: str, state: State, seat: int | None, log_from: int) -> 
     return dumps(message), len(entries)
 
 
+def chat_line(raw: Any) -> str:
+    """A chat line, trimmed; ActionError for one that is not a line of plain text."""
+    if not isinstance(raw, str):
+        raise ActionError("malformed", '"text" is the chat line, a string')
+    text = raw.strip()
+    if not 1 <= len(text) <= MAX_CHAT:
+        raise ActionError("bad_chat", f"a chat line is 1 to {MAX_CHAT} characters")
+    if not plain_line(text):
+        raise ActionError("bad_chat", "a chat line is one line of plain text, without control characters")
+    return text
+
+
+def plain_line(text: str) -> bool:
+    """One line of plain text: nothing that would break a line, hide or reorder the text around it
+    wherever it is shown."""
+    return not any(unicodedata.category(ch) in NOT_PLAIN and ch not in JOINERS for ch in text)
+
+
 def name_key(name: str) -> str:
     """Names that read the same are the same name ("Aki", "ａｋｉ ")."""
     return unicodedata.normalize("NFKC", name).casefold().strip()
@@ -1003,7 +1018,7 @@ def clean_name(name: Any, where: str = "a name") -> str:
         return ""
     if not isinstance(name, str) or len(name) > MAX_NAME:
         raise ValueError(f"{where} is a text of at most {MAX_NAME} characters")
-    if any(unicodedata.category(ch) in ("Cc", "Cf", "Cs") and ch not in JOINERS for ch in name):
+    if not plain_line(name):
         # Control and format characters (line breaks, right-to-left overrides) would let a name
         # pass for another or rearrange the text around it wherever it is shown.
         raise ValueError(f"{where} has no control or formatting characters")

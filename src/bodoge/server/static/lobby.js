@@ -1,6 +1,82 @@
 // The lobby: the games and their rules, the new-table form, join links, and the list of tables.
 "use strict";
 
+// The lobby's own strings (the table page shares common.js's).
+Object.assign(STRINGS.en, {
+  clock: "Turn clock",
+  clockHelp: "Seconds per decision (empty: no clock), and a reserve for the decisions that take longer. Out of time, or away longer than a minute, a stand-in bot plays for the person until they are back.",
+  turnSeconds: "seconds a decision",
+  reserveSeconds: "reserve seconds",
+  standin: "Stand-in bot",
+  myTables: "Your tables",
+  myTablesHelp: "The seats this browser joined: resume one, or forget it here.",
+  resume: "Resume",
+  forget: "Forget",
+  paused: "paused",
+  over: "over",
+  abandoned: "abandoned",
+  gone: "no longer on this server",
+});
+Object.assign(STRINGS.ja, {
+  clock: "持ち時間",
+  clockHelp: "1手あたりの秒数（空欄：時間制限なし）と、長考に使える予備の秒数。時間切れか1分以上の離席で、戻るまでボットが代わりに打ちます。",
+  turnSeconds: "秒／手",
+  reserveSeconds: "予備の秒数",
+  standin: "代打ちボット",
+  myTables: "あなたの卓",
+  myTablesHelp: "このブラウザで参加した席です。続きを打つか、ここから消せます。",
+  resume: "続きを打つ",
+  forget: "消す",
+  paused: "一時停止中",
+  over: "終了",
+  abandoned: "放棄",
+  gone: "このサーバーにはもうありません",
+});
+const MY_TABLES = "bodoge.tables"; // the links this browser joined (table.js keeps them)
+
+function myTables() {
+  try {
+    const mine = JSON.parse(localStorage.getItem(MY_TABLES) || "[]");
+    return Array.isArray(mine) ? mine.filter((m) => m && typeof m.id === "string" && typeof m.token === "string") : [];
+  } catch (e) {
+    return [];
+  }
+}
+
+function forgetTable(id) {
+  localStorage.setItem(MY_TABLES, JSON.stringify(myTables().filter((m) => m.id !== id)));
+  renderMyTables();
+}
+
+async function renderMyTables() {
+  const mine = myTables().slice(0, 10);
+  const section = document.getElementById("my-tables");
+  section.hidden = mine.length === 0;
+  const box = clear(document.getElementById("my-table-list"));
+  const summaries = await Promise.all(
+    mine.map((m) => api(`/api/tables/${encodeURIComponent(m.id)}`).catch(() => null)),
+  );
+  mine.forEach((m, i) => {
+    const summary = summaries[i];
+    const status = !summary
+      ? t("gone")
+      : summary.status === "playing"
+        ? `${summary.moves} ${t("moves")}${summary.paused ? ` · ${t("paused")}` : ""}`
+        : t(summary.status);
+    box.append(
+      el(
+        "li",
+        { class: "table-item", dataset: { table: m.id } },
+        summary ? el("a", { class: "resume", href: `/t/${encodeURIComponent(m.id)}#token=${encodeURIComponent(m.token)}` }, t("resume")) : null,
+        " ",
+        el("strong", {}, pick(summary ? summary.title : m.title)),
+        ` P${m.seat} · ${status} `,
+        el("button", { type: "button", class: "forget", onclick: () => forgetTable(m.id) }, t("forget")),
+      ),
+    );
+  });
+}
+
 let GAMES = [];
 let AGENTS = [];
 
@@ -134,6 +210,14 @@ async function createTable(event) {
     options,
     seats,
   };
+  const turn = document.getElementById("turn-seconds").value.trim();
+  if (turn) {
+    body.clock = {
+      turn_seconds: Number(turn),
+      reserve_seconds: Number(document.getElementById("reserve-seconds").value.trim() || 0),
+    };
+  }
+  body.standin = document.getElementById("standin").value;
   button.disabled = true;
   button.textContent = t("creating");
   try {
@@ -192,6 +276,11 @@ function showLinks(created) {
   document.getElementById("created").scrollIntoView({ behavior: "smooth", block: "nearest" });
 }
 
+function renderStandins() {
+  const select = clear(document.getElementById("standin"));
+  for (const agent of AGENTS) select.append(el("option", { value: agent, selected: agent === "heuristic" }, agent));
+}
+
 function tableItem(table) {
   const seats = table.seats
     .map((s) => `${s.name}${s.kind === "bot" && s.name !== s.spec ? ` (${s.spec})` : ""}${s.connected ? " •" : ""}`)
@@ -207,7 +296,7 @@ function tableItem(table) {
     el("a", { href: `/t/${table.id}` }, table.status === "over" ? t("view") : t("watch")),
     " ",
     el("strong", {}, pick(table.title)),
-    ` ${table.players}P · ${table.moves} ${t("moves")} · ${seats}${result}`,
+    ` ${table.players}P · ${table.moves} ${t("moves")}${table.paused ? ` · ${t("paused")}` : ""} · ${seats}${result}`,
   );
 }
 
@@ -244,6 +333,7 @@ function renderAll() {
   renderOptions();
   renderSeats();
   renderGameList();
+  renderStandins();
 }
 
 async function start() {
@@ -263,8 +353,10 @@ async function start() {
     renderSeats();
     renderGameList();
     refreshTables();
+    renderMyTables();
   });
   refreshTables();
+  renderMyTables();
   setInterval(refreshTables, 5000);
 }
 
