@@ -538,16 +538,21 @@ async def _seat_message(
                 raise ActionError("chat_rate", f"at most {limits.chat_rate} chat lines; wait a little")
             await runtime.say(seat, text)
         elif kind == "rematch":
-            if not runtime.row.settings.get("next_table"):
+            if not runtime.row.settings.get("next_table"):  # a new table: the creation limits
                 try:
                     guard.hit_create(address)
                 except TooMany as exc:
                     raise ActionError("too_many_tables", exc.message) from None
+                if runtime.manager.open_tables_of(address) >= limits.open_tables:
+                    raise ActionError(
+                        "too_many_tables",
+                        f"at most {limits.open_tables} tables in play made from one address",
+                    )
             following = await runtime.rematch(address)
             for other in list(runtime.connections):
-                text = runtime.rematch_message(other)
-                if text is not None:
-                    other.push("rematch", text)
+                offer = runtime.rematch_message(other)
+                if offer is not None:
+                    other.push("rematch", offer)
             log.info("table %s: played again at %s", runtime.id, following.id)
     except ActionError as exc:
         conn.push("error", _error(exc.code, exc.message))
