@@ -731,6 +731,22 @@ def serve(
         float | None,
         typer.Option(help="Seconds for setting up, rebuilding or replaying one table (default 20)."),
     ] = None,
+    unstarted_timeout: Annotated[
+        float | None,
+        typer.Option(
+            help="Seconds a table may wait for its first move before it is abandoned (default 3600)."
+        ),
+    ] = None,
+    away_grace: Annotated[
+        float | None,
+        typer.Option(
+            help="Seconds a person may be disconnected before a stand-in bot plays for them (default 60)."
+        ),
+    ] = None,
+    chat_rate: Annotated[
+        str | None,
+        typer.Option(help="Chat lines one websocket may send, e.g. 10/minute (the default)."),
+    ] = None,
     allow_origin: Annotated[
         list[str] | None,
         typer.Option(help="Another page origin whose websockets are accepted (repeatable; * for any)."),
@@ -761,6 +777,9 @@ def serve(
         "message_rate": message_rate,
         "idle_timeout": idle_timeout,
         "work_timeout": work_timeout,
+        "unstarted_timeout": unstarted_timeout,
+        "away_grace": away_grace,
+        "chat_rate": chat_rate,
         "allow_origins": allow_origin,
     }
     try:

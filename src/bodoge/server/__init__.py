@@ -29,9 +29,9 @@ def serve(host: str, port: int, config: ServerConfig, log_level: str = "info") -
         host=host,
         port=port,
         ws_max_size=WS_MAX_SIZE,
-        # No permessage-deflate: a view is a few KB, and compressing it for every connection after
-        # every action costs more CPU than the bytes it saves are worth on a small server.
-        ws_per_message_deflate=False,
+        # permessage-deflate with clients that offer it: a view's log delta is small, but its
+        # state and the first whole view of a long game compress several times over.
+        ws_per_message_deflate=True,
         log_level=log_level,
         # The client address that the per-address limits count: X-Forwarded-For is believed only
         # from these proxies (a TLS proxy on the same machine, by default).
