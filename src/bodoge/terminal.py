@@ -57,7 +57,7 @@ class Choice:
 
     label: str
     action: int | None  # the legal action it takes; None where it narrows to `then`
-    then: str = ""  # the action text so far after this step (a narrowing choice only)
+    then: tuple[str, ...] = ()  # the words chosen after this step (a narrowing choice only)
 
 
 class Refused(Exception):
@@ -65,89 +65,76 @@ class Refused(Exception):
 
 
 class Decision:
-    """One decision of the person: the legal actions, by text, and the steps chosen so far."""
+    """One decision of the person: the legal actions, by the words of their texts, and the steps taken."""
 
     def __init__(self, state: State) -> None:
-        legal = state.legal_actions()
-        self.actions = legal
-        self.texts = [" ".join(state.action_text(a).split()) for a in legal]
-        self.steps: list[str] = []  # the action texts so far, one per step taken (`back` pops one)
+        self.actions = state.legal_actions()
+        self.words = [state.action_text(a).split() for a in self.actions]
+        self.steps: list[list[str]] = []  # the words chosen so far, one entry per step (`back` pops one)
 
     def offer(self) -> tuple[str, list[Choice]]:
         """What is chosen so far (words every candidate shares included) and the choices after it."""
-        chosen = self.steps[-1] if self.steps else ""
-        words = chosen.split()
-        candidates = [i for i, t in enumerate(self.texts) if t.split()[: len(words)] == words]
+        chosen = list(self.steps[-1]) if self.steps else []
+        candidates = [i for i, w in enumerate(self.words) if w[: len(chosen)] == chosen]
         # Words that every candidate shares are no choice: take them at once ('arrange', or 'play').
         while len(candidates) > 1:
-            firsts = {(_rest(self.texts[i], words) or [""])[0] for i in candidates}
-            if len(firsts) != 1 or "" in firsts:
+            nexts = {tuple(self.words[i][len(chosen) : len(chosen) + 1]) for i in candidates}
+            if len(nexts) != 1 or () in nexts:
                 break
-            words.append(firsts.pop())
-        rests = [_rest(self.texts[i], words) for i in candidates]
+            chosen += nexts.pop()
         # Texts that share their first words and go on for several more are offered a word at a time
         # (Hangover's 'arrange' of four snacks); texts with nothing in common stay whole ('take 7', 'draw').
-        if words and len(candidates) > 1 and all(len(r) >= 2 for r in rests):
-            return " ".join(words), self._next_words(candidates, rests, words)
-        return " ".join(words), [Choice(self.texts[i], self.actions[i]) for i in candidates]
+        if chosen and len(candidates) > 1 and all(len(self.words[i]) >= len(chosen) + 2 for i in candidates):
+            return " ".join(chosen), self._next_words(candidates, chosen)
+        return " ".join(chosen), [Choice(" ".join(self.words[i]), self.actions[i]) for i in candidates]
 
-    def _next_words(self, candidates: list[int], rests: list[list[str]], words: list[str]) -> list[Choice]:
-        """Texts of several more words, offered by their next word (in the order of the legal list); a
-        word that only one action continues is that action, shown with the rest of its text."""
+    def _next_words(self, candidates: list[int], chosen: list[str]) -> list[Choice]:
+        """The candidates by their next word, in the order of the legal list; a word that only one
+        action continues is that action, shown with the rest of its text."""
+        n = len(chosen)
         groups: dict[str, list[int]] = {}
-        for i, rest in zip(candidates, rests, strict=True):
-            groups.setdefault(rest[0], []).append(i)
+        for i in candidates:
+            groups.setdefault(self.words[i][n], []).append(i)
         choices = []
         for word, members in groups.items():
             if len(members) == 1:
-                i = members[0]
-                choices.append(Choice(" ".join(_rest(self.texts[i], words)), self.actions[i]))
+                choices.append(Choice(" ".join(self.words[members[0]][n:]), self.actions[members[0]]))
             else:
-                choices.append(Choice(f"{word} …", None, " ".join([*words, word])))
+                choices.append(Choice(f"{word} …", None, (*chosen, word)))
         return choices
 
     def answer(self, typed: str) -> int | None:
         """The action an entry takes, or None where it took a step (narrowed the list, or went back).
         Refused, changing nothing, where it is none of the choices."""
-        wanted = " ".join(typed.split()).lower()
+        wanted = typed.lower().split()
         chosen, choices = self.offer()
-        if wanted in ("back", "b"):
+        if wanted == ["back"]:
             if not self.steps:
                 raise Refused("nothing to go back from: no part of a choice is taken yet")
             self.steps.pop()
             return None
-        if wanted.isascii() and wanted.isdigit():
-            k = int(wanted)
+        if len(wanted) == 1 and wanted[0].isascii() and wanted[0].isdigit():
+            k = int(wanted[0])
             if not 1 <= k <= len(choices):
                 raise Refused(f"there is no choice {k}; " + _allowed(choices, bool(self.steps)))
             return self._take(choices[k - 1])
-        # A text continues what is chosen so far, or is a whole action text (or its first words).
-        for text in (f"{chosen} {wanted}", wanted) if chosen else (wanted,):
-            exact = [a for a, t in zip(self.actions, self.texts, strict=True) if t.lower() == text]
-            if exact:
-                return exact[0]
-            if any(t.lower().startswith(text + " ") for t in self.texts):
-                self.steps.append(self._spelt(text))
+        # A text continues what is chosen so far, or is a whole action text, or the first words of some.
+        for text in ([*chosen.lower().split(), *wanted], wanted) if chosen else (wanted,):
+            matches = [i for i, w in enumerate(self.words) if [x.lower() for x in w[: len(text)]] == text]
+            whole = [i for i in matches if len(self.words[i]) == len(text)]
+            if whole:
+                return self.actions[whole[0]]
+            if matches and wanted:
+                self.steps.append(self.words[matches[0]][: len(text)])  # as the texts spell it: R5^
                 return None
-        raise Refused(f"{typed.strip()!r} is not one of the choices; " + _allowed(choices, bool(self.steps)))
+        shown = typed.strip() if len(typed.strip()) <= 60 else typed.strip()[:60] + "…"
+        raise Refused(f"{shown!r} is not one of the choices; " + _allowed(choices, bool(self.steps)))
 
     def _take(self, choice: Choice) -> int | None:
         if choice.action is not None:
             return choice.action
-        self.steps.append(choice.then)
+        self.steps.append(list(choice.then))
         return None
-
-    def _spelt(self, lowered: str) -> str:
-        """The words typed, as the action texts spell them (a text may hold capitals: `play R5^`)."""
-        n = len(lowered.split())
-        for t in self.texts:
-            if " ".join(t.split()[:n]).lower() == lowered:
-                return " ".join(t.split()[:n])
-        return lowered
-
-
-def _rest(text: str, words: Sequence[str]) -> list[str]:
-    return text.split()[len(words) :]
 
 
 def _allowed(choices: Sequence[Choice], can_go_back: bool) -> str:

@@ -161,7 +161,7 @@ def lines_for(state: State, action: int) -> list[str]:
         k = next(
             k
             for k, c in enumerate(choices, 1)
-            if c.action == action or (c.action is None and text.startswith(c.then + " "))
+            if c.action == action or (c.action is None and text.startswith(" ".join(c.then) + " "))
         )
         typed.append(str(k))
         if decision.answer(str(k)) is not None:
