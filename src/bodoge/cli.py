@@ -309,12 +309,11 @@ def play(
 ) -> None:
     """Play in the terminal against bots.
 
-    Each turn shows the board once and your choices numbered 1, 2, 3, …: type a number (its place in the
-    list) or the choice's text (e.g. take 12). A choice in several parts (Hangover's arrangement of your
-    snacks) is taken a part at a time: 'back' undoes a part. A legend of the board's symbols comes first;
-    '?' shows it again with every command (legend, rules, back, quit). Ctrl-C, the end of the input and
-    'quit' stop at once, without a question, and keep the game so far (see --record); bodoge.replay()
-    reads the record.
+    Each turn shows the board once, then your choices numbered 1, 2, 3, …
+    Type a number (its place in the list, never an id) or a choice's text, e.g. take 12.
+    A choice in parts (Hangover's arrangement of snacks) is taken a part at a time; back undoes a part.
+    A legend of the board's symbols comes first; ? shows it again with every command.
+    Ctrl-C, the end of the input and quit stop at once and keep the game so far (see --record).
     """
     if lang not in ("en", "ja"):
         _fail(f"--lang takes en or ja, not {lang!r}")

@@ -351,3 +351,10 @@ def test_junk_typed_at_the_prompt_never_crashes_and_changes_nothing(tmp_path: Pa
     assume(all(_refused(line) for line in lines))
     out, record = play(TROIKA, lines, tmp_path / "g.json")
     assert record["actions"] == [], out
+
+
+def test_the_help_of_play_says_how_to_play() -> None:
+    result = runner.invoke(app, ["play", "--help"], env={"COLUMNS": "120"})
+    assert result.exit_code == 0
+    for words in ("numbered 1, 2, 3", "never an id", "back undoes a part", "legend", "Ctrl-C", "--lang"):
+        assert words in result.output, words
