@@ -178,6 +178,7 @@ class Session:
         try:
             return self._play()
         except KeyboardInterrupt:
+            self.say("")  # past the ^C the terminal shows at the prompt
             return Ending.INTERRUPTED
 
     def _play(self) -> Ending:
@@ -202,7 +203,7 @@ class Session:
         return Ending.FINISHED
 
     def decide(self) -> int | Ending:
-        """The person's action at this decision, read step by step (or how they left)."""
+        """The person's action at this decision, read part by part (or how they left it)."""
         decision = Decision(self.state)
         self.say("\n" + self.state.render(self.seat))
         self.show_choices(decision)
@@ -246,9 +247,9 @@ class Session:
     def show_choices(self, decision: Decision) -> None:
         chosen, choices = decision.offer()
         if decision.steps:
-            self.say(f"Chosen so far: {chosen} (back undoes the last step). Next:")
+            self.say(f"Chosen so far: {chosen} (back undoes the last part). Next:")
         elif any(c.action is None for c in choices):
-            self.say(f"Choose {chosen} … step by step:")
+            self.say(f"Choose {chosen} … a part at a time:")
         else:
             self.say("Choices:")
         self.say(_columns([f"{k:>3}  {c.label}" for k, c in enumerate(choices, 1)], self.console.width))

@@ -204,7 +204,7 @@ def test_a_whole_hangover_game_typed_part_by_part(tmp_path: Path) -> None:
     assert "Winner(s):" in out, out[-3000:]
     assert record["actions"] == end.history
     assert bodoge.replay(record).is_terminal
-    assert "Choose arrange … step by step:" in out and "Chosen so far: arrange -1/-2" in out
+    assert "Choose arrange … a part at a time:" in out and "Chosen so far: arrange -1/-2" in out
 
 
 @pytest.mark.parametrize("name", bodoge.games())
