@@ -5,8 +5,13 @@ game left by Ctrl-C, the end of the input or `quit` kept as a record that `bodog
 from __future__ import annotations
 
 import json
+import os
 import random
 import re
+import signal
+import subprocess
+import sys
+import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -281,6 +286,38 @@ def test_without_record_an_unfinished_game_is_kept_in_the_current_folder(
     finished = runner.invoke(app, ["play", "troika", "-p", "2", "--seed", "1"], input="1\n" * 3000)
     assert "Winner(s):" in finished.output
     assert sorted(p.name for p in tmp_path.iterdir()) == ["bodoge-troika-3-2.json", "bodoge-troika-3.json"]
+
+
+def test_ctrl_c_without_record_keeps_the_game_in_the_current_folder(tmp_path: Path) -> None:
+    source = str(Path(bodoge.__file__).resolve().parents[1])  # this bodoge, from any folder
+    env = {**os.environ, "PYTHONIOENCODING": "utf-8", "PYTHONPATH": source}
+    proc = subprocess.Popen(
+        [sys.executable, "-c", "from bodoge.cli import main; main()", *TROIKA],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        cwd=tmp_path,
+        env=env,
+    )
+    assert proc.stdin is not None and proc.stdout is not None
+    try:
+        seen = b""
+        deadline = time.monotonic() + 30
+        while b"P0> " not in seen:  # the first question: then Ctrl-C
+            assert time.monotonic() < deadline, seen.decode(errors="replace")
+            chunk = proc.stdout.read1(65536)
+            assert chunk, seen.decode(errors="replace")
+            seen += chunk
+        proc.send_signal(signal.SIGINT)
+        rest, _ = proc.communicate(timeout=30)
+    finally:
+        proc.kill()
+    text = (seen + rest).decode()
+    kept = tmp_path / "bodoge-troika-3.json"
+    assert proc.returncode == 130, text
+    assert text.splitlines()[-1] == f"Interrupted: the game so far is in {kept}.", text
+    assert "Traceback" not in text
+    assert bodoge.replay(json.loads(kept.read_text())).history == []
 
 
 def test_an_unknown_language_is_refused() -> None:
