@@ -13,7 +13,6 @@ import contextlib
 import json
 import math
 import os
-import random
 import socket
 import sys
 import time
@@ -29,12 +28,13 @@ from rich.table import Table
 
 import bodoge
 from bodoge import agents as agent_registry
+from bodoge import terminal
 from bodoge.arena.runner import MAX_GAMES, MAX_JOBS
-from bodoge.core.game import MAX_SEED, Game, State
+from bodoge.core.game import MAX_SEED, Game
 from bodoge.core.options import parse_text
 from bodoge.core.registry import game_class
 from bodoge.core.registry import games as game_names
-from bodoge.errors import BodogeError, IllegalAction
+from bodoge.errors import BodogeError
 
 MAX_BOT_WORKERS = 64  # processes that run the server's bots
 MAX_BOT_TIME = 600.0  # seconds a server bot may think about one move
@@ -223,13 +223,6 @@ def _check_file_to_write(path: Path, flag: str) -> None:
         _fail(f"{flag} {shown} is not a file path: {exc}")
 
 
-def event_line(event: dict[str, Any]) -> str:
-    """One log event as a line of text: its own `text` where the game gives one."""
-    if "text" in event:
-        return str(event["text"])
-    return ", ".join(f"{k}={v}" for k, v in event.items())
-
-
 @app.command("games")
 def list_games() -> None:
     """List the games with their player counts."""
@@ -304,10 +297,26 @@ def play(
     settings: SetOptions = None,
     record: Annotated[
         Path | None,
-        typer.Option(help="Write the game record (JSON) here at the end, on 'quit' or on Ctrl-C."),
+        typer.Option(
+            help="Write the game record (JSON) here: at the end, on 'quit', Ctrl-C or the end of the input. "
+            "Without it, a game left unfinished is kept in bodoge-GAME-SEED.json in the current folder."
+        ),
     ] = None,
+    lang: Annotated[
+        str,
+        typer.Option(help="Language of the log, the legend and the rules: en or ja (the board is English)."),
+    ] = "en",
 ) -> None:
-    """Play in the terminal against bots: type an action's text or number; 'help' lists them."""
+    """Play in the terminal against bots.
+
+    Each turn shows the board once, then your choices numbered 1, 2, 3, …
+    Type a number (its place in the list, never an id) or a choice's text, e.g. take 12.
+    A choice in parts (Hangover's arrangement of snacks) is taken a part at a time; back undoes a part.
+    A legend of the board's symbols comes first; ? shows it again with every command.
+    Ctrl-C, the end of the input and quit stop at once and keep the game so far (see --record).
+    """
+    if lang not in ("en", "ja"):
+        _fail(f"--lang takes en or ja, not {lang!r}")
     g = _make(game, players, settings)
     try:
         g.check_seat(seat, spectator_ok=False)
@@ -320,93 +329,23 @@ def play(
         _fail(str(exc))
     if record is not None:
         _check_file_to_write(record, "--record")
-    _read_any_bytes(sys.stdin)
+    terminal.read_any_bytes(sys.stdin)
     console.print(
         f"[bold]{g.title['en']} ({g.title['ja']})[/bold], {g.num_players} players, seed {state.seed}."
     )
-    console.print(f"You are P{seat}. Type an action (text or number), 'help', 'rules' or 'quit'.\n")
-    try:
-        finished = _play_turns(g, state, seat, bot, game)
-    except KeyboardInterrupt:
-        console.print("\nInterrupted.")
-        _save_record(_record_so_far(state), record)
-        raise typer.Exit(130) from None
-    if not finished:
-        console.print("Stopped." + ("" if record else " (--record FILE keeps a game's record.)"))
-        _save_record(state.to_record(), record)
-        raise typer.Exit(0)
-    scores, winners = state.scores(), state.winners()
-    console.print("Scores: " + ", ".join(f"P{p} {s}" for p, s in enumerate(scores)))
-    console.print("Winner(s): " + (", ".join(f"P{w}" for w in winners) or "nobody"))
-    _save_record(state.to_record(), record)
-
-
-def _read_any_bytes(stream: Any) -> None:
-    """Typed bytes that are not UTF-8 become an illegal action like any other, not a UnicodeDecodeError."""
-    reconfigure: Callable[..., None] | None = getattr(stream, "reconfigure", None)
-    if reconfigure is not None:
-        with contextlib.suppress(ValueError, OSError):  # a stream that cannot change now: leave it
-            reconfigure(errors="surrogateescape")
-
-
-def _play_turns(g: Game, state: State, seat: int, bot: Any, game: str) -> bool:
-    """The game loop: bots move, the person types. True at the end of the game; False on 'quit' or at
-    the end of the input."""
-    bot_rng = random.Random(state.seed)
-    seen = 0
-    while not state.is_terminal:
-        log = state.log(seat)
-        for event in log[seen:]:
-            console.print(f"  · {event_line(event)}", markup=False)
-        seen = len(log)
-        if state.current_player != seat:
-            mover = state.current_player
-            state.apply(bot.act(g, state.view(mover), bot_rng), seat=mover)
-            continue
-        console.print()
-        console.print(state.render(seat), markup=False)
-        legal = state.legal_actions()
-        console.print("  ".join(f"[cyan]{a}[/cyan]:{escape(state.action_text(a))}" for a in legal))
-        try:
-            answer = input(f"P{seat}> ").strip()
-        except EOFError:
-            console.print()
-            return False
-        if answer in ("quit", "exit", "q"):
-            return False
-        if answer in ("help", "?", ""):
-            console.print(f"{state.decision()}. Legal actions:", markup=False)
-            for a in legal:
-                console.print(f"  {a:>4}  {state.action_text(a)}", markup=False)
-            continue
-        if answer == "rules":
-            console.print(state.game.rules_summary("en"), markup=False)
-            continue
-        try:
-            state.apply(answer, seat=seat)
-        except IllegalAction as exc:
-            console.print(f"[red]{escape(_printable(exc.reason))}[/red]")
-    for event in state.log(seat)[seen:]:
-        console.print(f"  · {event_line(event)}", markup=False)
-    console.print(state.render(seat), markup=False)
-    return True
-
-
-def _record_so_far(state: State) -> dict[str, Any]:
-    """The record of the actions taken so far, rebuilt by replaying them on a new state: an interrupt
-    may have stopped `apply` halfway, and the record must replay all the same."""
-    fresh = state.game.new_state(seed=state.seed, deck=state.deck)
-    for action in list(state.history):
-        try:
-            fresh.apply(action)
-        except IllegalAction:
-            break
-    return fresh.to_record()
-
-
-def _save_record(record: dict[str, Any], path: Path | None) -> None:
-    if path is None:
+    ending = terminal.Session(console, state, seat, bot, lang).play()
+    if ending is terminal.Ending.FINISHED:
+        if record is not None:
+            _save_record(state.to_record(), record, "Record written to {path}.")
         return
+    # A game left unfinished is always kept, where --record says or beside the current folder's others.
+    path = record if record is not None else terminal.default_record_path(state)
+    _save_record(terminal.record_so_far(state), path, f"{ending.value}: the game so far is in {{path}}.")
+    raise typer.Exit(130 if ending is terminal.Ending.INTERRUPTED else 0)
+
+
+def _save_record(record: dict[str, Any], path: Path, said: str) -> None:
+    """Write the record to `path` and say so in one line (`said`, with the path for {path})."""
     text = json.dumps(record, ensure_ascii=False, indent=1) + "\n"
     try:
         text.encode("utf-8")
@@ -417,7 +356,7 @@ def _save_record(record: dict[str, Any], path: Path | None) -> None:
     except OSError as exc:
         _error_line(f"the record could not be written to {path}: {exc.strerror or exc}")
         raise typer.Exit(1) from None
-    console.print(f"Record written to {_shown(path)}.", soft_wrap=True)  # a path is not wrapped
+    console.print(said.format(path=_printable(str(path))), markup=False, soft_wrap=True)  # a path stays whole
 
 
 @app.command()

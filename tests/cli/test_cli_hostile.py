@@ -196,7 +196,7 @@ def test_ctrl_c_in_play_writes_the_record_so_far(tmp_path: Path) -> None:
 
     try:
         wait_for_prompt(1)
-        proc.stdin.write(b"15\n")  # draw: legal at the first turn of seed 3
+        proc.stdin.write(b"draw\n")  # legal at the first turn of seed 3 (its id is 15)
         proc.stdin.flush()
         wait_for_prompt(2)
         proc.send_signal(signal.SIGINT)
@@ -205,7 +205,8 @@ def test_ctrl_c_in_play_writes_the_record_so_far(tmp_path: Path) -> None:
         proc.kill()
     text = (seen + rest).decode()
     assert proc.returncode == 130, text
-    assert "Traceback" not in text and "Interrupted" in text and f"Record written to {record}" in text
+    assert "Traceback" not in text and f"Interrupted: the game so far is in {record}." in text
+    assert text.rstrip().endswith(f"Interrupted: the game so far is in {record}."), "no question after it"
     state = bodoge.replay(json.loads(record.read_text()))
     assert state.history[0] == 15 and len(state.history) >= 2 and not state.is_terminal
 
@@ -213,10 +214,11 @@ def test_ctrl_c_in_play_writes_the_record_so_far(tmp_path: Path) -> None:
 def test_end_of_input_in_play_writes_the_record(tmp_path: Path) -> None:
     record = tmp_path / "g.json"
     result = runner.invoke(
-        app, ["play", "troika", "-p", "3", "--seed", "3", "--record", str(record)], input="15\n"
+        app, ["play", "troika", "-p", "3", "--seed", "3", "--record", str(record)], input="draw\n"
     )
     assert result.exit_code == 0, result.output
-    assert "Stopped." in result.output and "Traceback" not in result.output
+    assert f"End of input: the game so far is in {record}." in result.output
+    assert "Traceback" not in result.output
     assert bodoge.replay(json.loads(record.read_text())).history[0] == 15
 
 
@@ -330,7 +332,7 @@ def test_text_that_is_not_utf8_is_refused_or_escaped(tmp_path: Path) -> None:
     out, _ = proc.communicate(b"\xff\xfe\nquit\n", timeout=60)
     text = out.decode("utf-8", "replace")
     assert proc.returncode == 0, text
-    assert "Traceback" not in text and "not a legal action" in text and "\\udcff.json" in text
+    assert "Traceback" not in text and "not one of the choices" in text and "\\udcff.json" in text
     assert bodoge.replay(json.loads(record.read_bytes())).history == []
 
 

@@ -110,6 +110,12 @@ class Game:
         """The rules in short, as `bodoge rules` and the server show them: the game's texts."""
         return str(cls.needed_part("text").TEXTS.say(lang, "rules.summary"))
 
+    @classmethod
+    def legend(cls, lang: str = "en") -> str:
+        """What the symbols of the board (`render`) mean, as the terminal shows them: the texts' key
+        `render.legend`, or "" where a game's tables have none (an outside package need not write one)."""
+        return str(cls.needed_part("text").TEXTS.get(lang, "render.legend", "")).strip("\n")
+
     # -- shared ---------------------------------------------------------------------------------
 
     def options_json(self) -> dict[str, Any]:

@@ -195,6 +195,4 @@ def render(state: HangoverState, seat: int | None) -> str:
         lines.append(f"Game over. Winners: {won}")
     else:
         lines.append(f"Now: {state.decision()}")
-        if seat == state.current_player:
-            lines.append("Legal: " + ", ".join(state.action_text(a) for a in state.legal_actions()))
     return "\n".join(lines)

@@ -180,6 +180,4 @@ def render(state: TokkuriState, seat: int | None = None) -> str:
     if state.current_player is None:
         won = ", ".join(f"P{w}" for w in state.winners())
         lines.append(f"Game over. Balances {state.balances}; winner(s): {won}")
-    elif seat is not None and seat == state.current_player:
-        lines.append("Legal: " + ", ".join(state.action_text(a) for a in state.legal_actions()))
     return "\n".join(lines)

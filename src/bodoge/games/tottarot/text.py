@@ -138,6 +138,4 @@ def render(state: TottarotState, seat: int | None = None) -> str:
         lines.append("game over · winners: " + ", ".join(f"P{w}" for w in state.winners()))
     else:
         lines.append(state.decision())
-        if seat == state.current_player:
-            lines.append("choices: " + ", ".join(state.action_text(a) for a in state.legal_actions()))
     return "\n".join(lines)

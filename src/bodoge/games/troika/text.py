@@ -114,8 +114,7 @@ def render(state: TroikaState, seat: int | None) -> str:
             + ", ".join(f"P{w}" for w in winners)
         )
     elif seat == state.current_player:
-        legal = ", ".join(state.action_text(a) for a in state.legal_actions())
-        lines.append(f"your turn: {legal}")
+        lines.append("your turn")
     else:
         lines.append(f"P{state.current_player} to play")
     return "\n".join(lines)
