@@ -111,7 +111,9 @@ def test_a_clock_a_stand_in_i_am_back_and_play_again(browser: Any, live: Process
         page.click("#rematch-link")
         page.wait_for_selector("#status[data-state='live']")
     new_id = summary(live, table_id)["next_table"]
-    assert new_id and aki.url.split("#")[0].endswith(f"/t/{new_id}") and ben.url.split("#")[0].endswith(new_id)
+    assert (
+        new_id and aki.url.split("#")[0].endswith(f"/t/{new_id}") and ben.url.split("#")[0].endswith(new_id)
+    )
     new = summary(live, new_id)
     assert [s["name"] for s in new["seats"]] == ["Ben", "Aki"]  # moved on by one
     assert all(s["connected"] for s in new["seats"])
