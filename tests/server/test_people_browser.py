@@ -118,4 +118,9 @@ def test_a_clock_a_stand_in_i_am_back_and_play_again(browser: Any, live: Process
     assert [s["name"] for s in new["seats"]] == ["Ben", "Aki"]  # moved on by one
     assert all(s["connected"] for s in new["seats"])
     assert new["clock"]["turn_seconds"] == 3
+    # The lobby remembers the seats this browser joined: a lost link is one click away.
+    aki.goto(live.url + "/")
+    resume = aki.wait_for_selector(f"#my-table-list li[data-table='{new_id}'] a.resume")
+    assert resume.get_attribute("href").endswith(aki_url.split("#")[1])
+    assert aki.query_selector(f"#my-table-list li[data-table='{table_id}']") is not None
     assert aki_errors == [] and ben_errors == []

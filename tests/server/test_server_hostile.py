@@ -1309,13 +1309,30 @@ def _ws_messages() -> st.SearchStrategy[str | bytes | LegalPick]:
     shaped = st.fixed_dictionaries(
         {
             "type": st.one_of(
-                st.sampled_from(["action", "action", "ping", "hello", "teleport", ""]), JSON_VALUES
+                st.sampled_from(
+                    [
+                        "action",
+                        "action",
+                        "ping",
+                        "hello",
+                        "teleport",
+                        "",
+                        "name",
+                        "chat",
+                        "back",
+                        "sync",
+                        "rematch",
+                    ]
+                ),
+                JSON_VALUES,
             )
         },
         optional={
             "action": st.one_of(st.integers(0, 11), value),
             "seq": st.one_of(st.integers(-1, 7), value),
             "token": value,
+            "name": st.one_of(TEXTS, value),
+            "text": st.one_of(TEXTS, value),
         },
     )
     return st.one_of(
@@ -1397,12 +1414,17 @@ class FuzzTable:
             kind = answer["type"]
             key = f"error {answer.get('code')}" if kind == "error" else kind
             self.seen[key] = self.seen.get(key, 0) + 1
-            assert kind in ("error", "pong", "view", "table"), answer
+            assert kind in ("error", "pong", "view", "table", "chat"), answer
             if kind == "error":
                 assert isinstance(answer["code"], str) and answer["code"], answer
                 assert isinstance(answer["message"], str) and answer["message"], answer
             elif kind == "pong":
                 assert isinstance(parsed, dict) and parsed.get("type") == "ping", (message, answer)
+            elif kind == "view" and isinstance(parsed, dict) and parsed.get("type") == "sync":
+                assert answer["seq"] == self.seq and answer["log_from"] == 0, answer  # whole, unmoved
+            elif kind == "chat":
+                assert isinstance(parsed, dict) and parsed.get("type") == "chat", (message, answer)
+                assert answer["line"]["text"] == parsed["text"].strip() and answer["line"]["seat"] == 0
             elif kind == "view":
                 assert was_legal and not moved, f"the view changed after {message!r}"
                 assert answer["seq"] == self.seq + 1, answer

@@ -268,7 +268,8 @@ function showLinks(created) {
   const box = clear(document.getElementById("links"));
   for (const seat of created.seats) {
     if (seat.join_url) {
-      box.append(linkRow(`P${seat.seat} ${seat.name} — ${t("joinLink")}`, absolute(seat.join_url), seat.seat));
+      const who = seat.name && seat.name !== `P${seat.seat}` ? `P${seat.seat} ${seat.name}` : `P${seat.seat}`;
+      box.append(linkRow(`${who} — ${t("joinLink")}`, absolute(seat.join_url), seat.seat));
     }
   }
   box.append(linkRow(t("spectatorLink"), absolute(created.spectator_url), null));
