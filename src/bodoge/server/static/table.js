@@ -479,11 +479,18 @@ function renderLog() {
   const box = document.getElementById("log");
   const events = (view && view.log) || [];
   const nearBottom = box.scrollTop + box.clientHeight >= box.scrollHeight - 40;
+  let fresh = box.children.length > 0; // a redraw shows the log as it is; new lines light up
   if (box.dataset.lang !== LANG || box.children.length > events.length) {
     clear(box);
     box.dataset.lang = LANG;
+    fresh = false;
   }
-  for (let i = box.children.length; i < events.length; i += 1) box.append(el("li", {}, eventText(events[i])));
+  const first = box.children.length;
+  for (let i = first; i < events.length; i += 1) {
+    // Several moves at once (bots in a row): they light up one after another, in order.
+    const style = fresh ? { "animation-delay": `${Math.min(i - first, 8) * 0.35}s` } : null;
+    box.append(el("li", { class: fresh ? "fresh" : null, style }, eventText(events[i])));
+  }
   if (nearBottom) box.scrollTop = box.scrollHeight;
 }
 
