@@ -485,7 +485,10 @@ class TableRuntime:
         async with self._rematch_lock:
             following = self.row.settings.get("next_table")
             if following:
-                runtime = await self.manager.get(following)
+                try:
+                    runtime = await self.manager.get(following)
+                except TableBusy as exc:
+                    raise ActionError("busy", str(exc)) from None
                 if runtime is not None:
                     return runtime
             if self.row.status == "playing":
