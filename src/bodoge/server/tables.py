@@ -705,6 +705,7 @@ def table_summary(
         "standin": row.settings.get("standin") or DEFAULT_STANDIN,
         "rematch_of": row.settings.get("rematch_of"),
         "next_table": row.settings.get("next_table"),
+        "paused": False,  # only a loaded table knows who is connected
     }
     return summary
 
