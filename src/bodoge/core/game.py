@@ -31,7 +31,7 @@ from types import ModuleType
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from bodoge.core import options as opts
-from bodoge.core.text import Texts
+from bodoge.core.text import Texts, action_words
 from bodoge.errors import BadOption, BadRecord, GameNotOver, IllegalAction
 
 if TYPE_CHECKING:
@@ -261,6 +261,16 @@ class State:
 
     def action_text(self, action: int) -> str:
         raise NotImplementedError
+
+    def action_text_in(self, action: int, lang: str) -> str:
+        """`action_text` in `lang`. The English text is the one commands parse; other languages
+        translate its leading words by the game's `action` texts (`action_words`). A game package
+        without texts (a test's toy game) shows the English."""
+        text = self.action_text(action)
+        module = self.game.part("text")
+        if lang == "en" or module is None:
+            return text
+        return action_words(module.TEXTS, lang, text) or text
 
     def _view(self, seat: int | None) -> dict[str, Any]:
         """The game's part of `view(seat)`: JSON-ready, and nothing that seat may not know. The
@@ -516,7 +526,10 @@ class State:
             raise AssertionError(f"{game.name}: _view() reuses the protocol's view keys {sorted(clash)}")
         v.update(own)
         if seat is not None and seat == self.current_player:
-            v["legal_actions"] = [{"id": a, "text": self.action_text(a)} for a in self.legal_actions()]
+            v["legal_actions"] = [
+                {"id": a, "text": self.action_text(a), "text_ja": self.action_text_in(a, "ja")}
+                for a in self.legal_actions()
+            ]
         if self.current_player is None:
             v["winners"] = self.winners()
         if log:

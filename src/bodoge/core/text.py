@@ -76,6 +76,19 @@ class Texts:
         return found
 
 
+def action_words(texts: Texts, lang: str, text: str) -> str | None:
+    """An action's English `text` in `lang`, from the game's `action` table: the longest run of
+    leading words with a key (`return hand 7` -> `action.return_hand`), filled with the words after
+    it (`{rest}`: cards, tiles and seats, written alike in every language). None if no key fits."""
+    words = text.split()
+    table = texts.tables[lang]
+    for k in range(len(words), 0, -1):
+        template = table.get("action." + "_".join(words[:k]))
+        if template is not None:
+            return template.format_map({"rest": " ".join(words[k:])})
+    return None
+
+
 def template_fields(template: str) -> set[str]:
     """The names of a template's format fields (`{seat}` and `{tile:>2}` -> {'seat', 'tile'})."""
     return {name.split(".")[0].split("[")[0] for _, name, _, _ in string.Formatter().parse(template) if name}
