@@ -182,7 +182,11 @@ def skill_text(variant: dict[str, Any]) -> str:
     ]
     order = " < ".join(balance.EXPECTED_ORDER)
     if ladder["expected"] is True:
-        lines.append(f"The built-in agents rank in the expected order ({order}).")
+        sure = all(s["p_holm"] < 0.05 for s in ladder["steps"])
+        lines.append(
+            f"The built-in agents rank in the expected order ({order})"
+            + (", every step significantly." if sure else ", though not every step is significant yet.")
+        )
     elif ladder["expected"] is False:
         lines.append(f"**Not the expected order** {order}: a built-in agent ranks above a stronger kind.")
     if not ladder["equal_seats"]:
@@ -410,6 +414,9 @@ def _plot_scores(
             shares = score_histogram(values)
             xs = [x + (k - (len(names) - 1) / 2) * width for x in shares]
             ax.bar(xs, list(shares.values()), width=width, label=label)
+        from matplotlib.ticker import MaxNLocator
+
+        ax.xaxis.set_major_locator(MaxNLocator(integer=True))
         ax.set_xlabel("final score")
         ax.set_ylabel("share of the agent's seats")
         ax.legend(fontsize=8)
@@ -418,7 +425,8 @@ def _plot_scores(
         ax.set_xticks(range(1, len(names) + 1), names, fontsize=8)
         ax.set_ylabel("final score")
     ax.set_title(
-        f"{summary['game']} ({summary['players']}p), {variant['label']}: score distribution per agent"
+        f"{summary['game']} ({summary['players']}p), {variant['label']}: score distribution per agent",
+        fontsize=9,
     )
     fig.tight_layout()
     fig.savefig(path, dpi=100)
