@@ -448,9 +448,7 @@ def _plot_differences(plt: Any, summary: dict[str, Any], path: Path) -> Path:
         ax.set_visible(False)
     labels = [c["label"] for c in comparisons]
     for ax, q in zip(flat, quantities, strict=False):
-        ests = [c.get("simultaneous", c["differences"]).get(q) for c in comparisons]
-        ys = [e.mean if e else math.nan for e in ests]
-        errs = [0.0 if not e or math.isnan(e.half) else e.half for e in ests]
+        ys, errs = difference_points(comparisons, q)
         ax.axhline(0.0, color="grey", linewidth=1)
         ax.errorbar(range(len(labels)), ys, yerr=errs, marker="o", linestyle="none", capsize=3)
         ax.set_xticks(range(len(labels)), labels, rotation=30, ha="right", fontsize=7)
@@ -466,6 +464,15 @@ def _plot_differences(plt: Any, summary: dict[str, Any], path: Path) -> Path:
     fig.savefig(path, dpi=100)
     plt.close(fig)
     return path
+
+
+def difference_points(comparisons: list[dict[str, Any]], quantity: str) -> tuple[list[float], list[float]]:
+    """What variants.png draws for a quantity: per variant, its paired difference from the baseline
+    and the half-width of its (Bonferroni) interval; NaN and 0 where it was not compared."""
+    ests = [c.get("simultaneous", c["differences"]).get(quantity) for c in comparisons]
+    ys = [e.mean if e else math.nan for e in ests]
+    errs = [0.0 if not e or math.isnan(e.half) else e.half for e in ests]
+    return ys, errs
 
 
 def markdown(summary: dict[str, Any], images: list[Path]) -> str:
