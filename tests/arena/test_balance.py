@@ -11,6 +11,7 @@ from bodoge.arena import balance
 from bodoge.arena.stats import (
     bonferroni_confidence,
     chi2_sf,
+    f_sf,
     holm,
     mean_ci,
     t_quantile,
@@ -34,6 +35,16 @@ def test_chi_square_tail_matches_the_tables() -> None:
     assert chi2_sf(0.0, 3) == 1.0
     with pytest.raises(ValueError, match="degree"):
         chi2_sf(1.0, 0)
+
+
+def test_f_tail_matches_the_tables() -> None:
+    assert f_sf(5.143253, 2, 6) == pytest.approx(0.05, abs=1e-6)  # the 5% points of the F tables
+    assert f_sf(3.708265, 3, 10) == pytest.approx(0.05, abs=1e-6)
+    assert f_sf(161.4476, 1, 1) == pytest.approx(0.05, abs=1e-6)
+    assert f_sf(4.0, 1, 5) == pytest.approx(t_two_sided_p(2.0, 5))  # F(1, d) is t(d) squared
+    assert f_sf(0.0, 2, 3) == 1.0 and f_sf(math.inf, 2, 3) == 0.0
+    with pytest.raises(ValueError, match="degrees"):
+        f_sf(1.0, 0, 3)
 
 
 def test_t_tail_and_quantiles_at_other_levels() -> None:
@@ -110,7 +121,9 @@ def test_seat_balance_of_independent_games() -> None:
     # design effects of the shares 0.5, 0.3, 0.2 (variance p(1 − p)·30/29, over the fair 2/9)
     effect = sum(p * (1 - p) * 30 / 29 / (2 / 9) for p in (0.5, 0.3, 0.2)) / 3
     assert found["design_effect"] == pytest.approx(effect)
-    assert found["p"] == pytest.approx(math.exp(-4.2 / effect / 2))  # 2 df: exp(−x/2)
+    # χ²/2 under F(2, 2·29): the tail of F(2, d) at f is (1 + 2f/d)^(−d/2)
+    assert found["df2"] == 58 and found["deals"] == 30
+    assert found["p"] == pytest.approx((1 + 4.2 / effect / 58) ** -29)
     assert found["confidence"] == pytest.approx(1 - 0.05 / 3)
     assert [s["share"].mean for s in found["seats"]] == pytest.approx([0.5, 0.3, 0.2])
 

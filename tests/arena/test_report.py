@@ -87,6 +87,7 @@ def test_the_report_of_known_records() -> None:
     sb = variant["seat_balance"]
     assert sb["wins"] == [4.0, 4.0] and sb["design_effect"] == pytest.approx(4 / 3)
     assert "χ² = 0.00 on 1 df (Pearson's 0.00 over the design effect 1.33), p = 1.000" in text
+    assert "(F test on 1 and 3 df, for the design effect is estimated from 4 deals)" in text
     assert "over 8 games with a winner: no evidence" in text
     assert "| P0 | 0.500 ± 0.853 |" in text  # t(3) at 98.75%: 4.1765 · √(1/6) / 2
     assert "at 97.5% each" in text

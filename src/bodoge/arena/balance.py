@@ -8,7 +8,10 @@ freedom). Games of one deal are not independent (the same cards, the agents rota
 bots even replay the same game), which makes the plain statistic too large, so it is divided by the
 mean design effect of the seats' shares (the first-order Rao–Scott correction, Rao & Scott 1981): the
 variance of a seat's share with the deal as the unit, over its variance were the games independent.
-With one game per deal the effect is about 1 and the test is Pearson's. Each seat's share of the
+With one game per deal the effect is about 1 and the test is Pearson's. The design effect is itself
+estimated from D deals, so the corrected statistic over n − 1 is referred to F with n − 1 and
+(n − 1)(D − 1) degrees of freedom, as R's survey package does (svychisq): with few deals a chance
+small design effect would otherwise make the test far too eager; with many it is the chi-square. Each seat's share of the
 wins has an interval with the deal as the unit, at a Bonferroni level over the n seats (1 − 0.05/n)
 so that the ▲/▼ marks of all seats together are wrong with at most 5% chance.
 
@@ -34,9 +37,9 @@ from typing import Any
 from bodoge.arena.stats import (
     Estimate,
     bonferroni_confidence,
-    chi2_sf,
     cluster_means,
     clustered_mean_ci,
+    f_sf,
     holm,
     t_test_p,
 )
@@ -65,8 +68,9 @@ def _variance(values: Sequence[float]) -> float:
 def seat_balance(records: list[Record], players: int) -> dict[str, Any]:
     """The seat-balance test and each seat's share of the wins (see the module docstring).
 
-    Returns games (with a winner), wins (per seat), expected (per seat), chi2 (Pearson's),
-    design_effect, statistic (chi2 / design_effect), df, p (NaN when untestable, with `why`),
+    Returns games (with a winner), deals (with such games), wins (per seat), expected (per seat),
+    chi2 (Pearson's), design_effect, statistic (chi2 / design_effect), df, df2 (of F: (df)(deals − 1)),
+    p (NaN when untestable, with `why`),
     confidence (of the seat intervals) and seats: [{seat, share: Estimate, verdict}]."""
     n = players
     decided = [r for r in records if sum(r["arena"]["returns"]) > 0]
@@ -85,6 +89,8 @@ def seat_balance(records: list[Record], players: int) -> dict[str, Any]:
         "wins": wins,
         "expected": total * fair,
         "df": n - 1,
+        "df2": math.nan,
+        "deals": 0,
         "confidence": confidence,
         "seats": seats,
         "chi2": math.nan,
@@ -94,6 +100,7 @@ def seat_balance(records: list[Record], players: int) -> dict[str, Any]:
         "why": "",
     }
     deals = len({r["arena"]["deal"] for r in decided})
+    out["deals"] = deals
     if n < 2:
         out["why"] = "one seat: nothing to compare"
     elif deals < 2:
@@ -104,9 +111,10 @@ def seat_balance(records: list[Record], players: int) -> dict[str, Any]:
     effect = _design_effect(decided, n, total)
     out["chi2"] = chi2
     out["design_effect"] = effect
+    out["df2"] = (n - 1) * (deals - 1)
     if effect > 0:
         out["statistic"] = chi2 / effect
-        out["p"] = chi2_sf(chi2 / effect, n - 1)
+        out["p"] = f_sf(chi2 / effect / (n - 1), n - 1, out["df2"])
     else:  # every deal split its wins the same way: no spread, the split is certain
         out["statistic"] = math.inf if chi2 > 1e-9 else 0.0
         out["p"] = 0.0 if chi2 > 1e-9 else 1.0

@@ -102,8 +102,9 @@ def seat_test_text(variant: dict[str, Any]) -> str:
     )
     return head + (
         f"χ² = {sb['statistic']:.2f} on {sb['df']} df (Pearson's {sb['chi2']:.2f} over the design "
-        f"effect {sb['design_effect']:.2f}), p = {_p_text(sb['p'])}, over {sb['games']} games with a "
-        f"winner: {meaning}."
+        f"effect {sb['design_effect']:.2f}), p = {_p_text(sb['p'])} (F test on {sb['df']} and "
+        f"{sb['df2']} df, for the design effect is estimated from {sb['deals']} deals), over "
+        f"{sb['games']} games with a winner: {meaning}."
     )
 
 
@@ -236,7 +237,10 @@ GLOSSARY: dict[str, str] = {
     "freedom), divided by the design effect (Rao–Scott): the mean over seats of the variance of the "
     "seat's share with the deal as the unit over its variance were all games independent. Games of "
     "one deal share their cards (deterministic bots even replay them), so they count less than new "
-    "deals. p < 0.05: the seats are not equally placed to win",
+    "deals. Since the design effect is estimated from the deals played, the p-value is that of χ²/(n − 1) "
+    "under F with n − 1 and (n − 1)(deals − 1) degrees of freedom (Rao–Scott's F, as R's survey "
+    "package): close to the chi-square's with many deals, more cautious with few. p < 0.05: the seats "
+    "are not equally placed to win",
     "mean (95% CI)": "the mean over deals (each deal's games averaged first), with its 95% interval",
     LENGTH: "actions (decisions) from the deal to the end of the game",
     FIRST_PLAYER: "seat 0's win share minus the fair share 1/n; seat 0 starts the game",

@@ -172,6 +172,17 @@ def chi2_sf(x: float, df: int) -> float:
     return regularized_gamma_q(df / 2, x / 2)
 
 
+def f_sf(f: float, d1: float, d2: float) -> float:
+    """P(F ≥ f) for Fisher's F with (d1, d2) degrees of freedom: I_{d2/(d2+d1·f)}(d2/2, d1/2)."""
+    if d1 <= 0 or d2 <= 0:
+        raise ValueError(f"F needs positive degrees of freedom, not ({d1}, {d2})")
+    if f <= 0:
+        return 1.0
+    if math.isinf(f):
+        return 0.0
+    return regularized_beta(d2 / 2, d1 / 2, d2 / (d2 + d1 * f))
+
+
 def regularized_gamma_q(a: float, x: float) -> float:
     """Q(a, x) = Γ(a, x) / Γ(a): the series for P below x < a + 1, Lentz's continued fraction above
     (Numerical Recipes §6.2), each where it converges fast; accurate to about 1e-14."""

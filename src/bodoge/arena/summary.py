@@ -286,13 +286,13 @@ def _seat_warnings(config: Any) -> list[str]:
 
 
 def to_json(value: Any) -> Any:
-    """The summary as JSON-ready data (estimates as {mean, low, high, n}; NaN as null)."""
+    """The summary as JSON-ready data (estimates as {mean, low, high, n}; NaN and infinity as null)."""
     if isinstance(value, Estimate):
         return value.to_json()
     if isinstance(value, dict):
         return {str(k): to_json(v) for k, v in value.items()}
     if isinstance(value, list | tuple):
         return [to_json(v) for v in value]
-    if isinstance(value, float) and math.isnan(value):
+    if isinstance(value, float) and not math.isfinite(value):  # JSON has no NaN or infinity
         return None
     return value
