@@ -12,8 +12,10 @@ With one game per deal the effect is about 1 and the test is Pearson's. The desi
 estimated from D deals, so the corrected statistic over n − 1 is referred to F with n − 1 and
 (n − 1)(D − 1) degrees of freedom, as R's survey package does (svychisq): with few deals a chance
 small design effect would otherwise make the test far too eager; with many it is the chi-square. Each seat's share of the
-wins has an interval with the deal as the unit, at a Bonferroni level over the n seats (1 − 0.05/n)
-so that the ▲/▼ marks of all seats together are wrong with at most 5% chance.
+wins has an interval with the deal as the unit, at a Bonferroni level over the n seats (1 − 0.05/n).
+A seat is marked ▲/▼ only when the test finds the seats unequal (p < 0.05) and its interval lies
+above/below 1/n: in a fair game the marks then appear at most as often as the test errs (5%), even
+with few deals, where a seat that happened never to win has an interval of width 0.
 
 **Skill.** An agent's win share counts every seat it held; with seat rotation every agent holds every
 seat equally often, so the shares compare agents at equal seats. The ladder orders the agents by it,
@@ -45,6 +47,9 @@ from bodoge.arena.stats import (
 )
 
 Record = dict[str, Any]
+
+#: The significance level of every test and mark in a report.
+ALPHA = 0.05
 
 #: The built-in agents from weakest to strongest, as they are expected to rank (by the spec's name).
 EXPECTED_ORDER = ("random", "heuristic", "ismcts")
@@ -81,7 +86,7 @@ def seat_balance(records: list[Record], players: int) -> dict[str, Any]:
         share = clustered_mean_ci(
             ((r["arena"]["deal"], r["arena"]["returns"][s]) for r in decided), confidence
         )
-        seats.append({"seat": s, "share": share, "verdict": verdict(share, fair)})
+        seats.append({"seat": s, "share": share, "verdict": "within"})
     wins = [math.fsum(r["arena"]["returns"][s] for r in decided) for s in range(n)]
     total = len(decided)
     out: dict[str, Any] = {
@@ -118,6 +123,9 @@ def seat_balance(records: list[Record], players: int) -> dict[str, Any]:
     else:  # every deal split its wins the same way: no spread, the split is certain
         out["statistic"] = math.inf if chi2 > 1e-9 else 0.0
         out["p"] = 0.0 if chi2 > 1e-9 else 1.0
+    if out["p"] < ALPHA:  # the marks only where the test says the seats differ (see the docstring)
+        for seat in seats:
+            seat["verdict"] = verdict(seat["share"], fair)
     return out
 
 

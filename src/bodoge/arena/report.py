@@ -231,8 +231,8 @@ GLOSSARY: dict[str, str] = {
     "seat": "the seat in turn order; P0 starts the game",
     "share of wins (simultaneous 95% CI)": "the seat's share of the wins, over the games with a winner "
     "(a win shared by k seats counts 1/k to each); its interval is at the Bonferroni level 1 − 0.05/n "
-    "for n seats, so all seats' intervals hold together with 95%; ▲/▼: the seat's share is "
-    "significantly above/below the fair 1/n",
+    "for n seats, so all seats' intervals hold together with 95%; ▲/▼: the seat-balance test found "
+    "the seats unequal (p < 0.05) and this seat's interval lies above/below the fair 1/n",
     "seat-balance test": "Pearson's chi-square of the seats' wins against 1/n each (n − 1 degrees of "
     "freedom), divided by the design effect (Rao–Scott): the mean over seats of the variance of the "
     "seat's share with the deal as the unit over its variance were all games independent. Games of "

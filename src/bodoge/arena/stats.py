@@ -126,8 +126,9 @@ def paired_difference_p(
 
 def t_test_p(values: Sequence[float], null: float = 0.0) -> float:
     """Two-sided p-value of Student's one-sample t test of the mean of `values` against `null`;
-    NaN for fewer than 2 values. Values all equal: 0 if they differ from `null`, else 1 (no spread
-    to weigh them against: the data cannot be more certain)."""
+    NaN for fewer than 2 values. Values all equal have no spread to weigh them by, and t is undefined:
+    then the exact sign test stands in (all k values on one side of `null`: 2^(1−k); all at `null`: 1),
+    so that a few identical deals (deterministic bots) are not taken for certainty."""
     n = len(values)
     if n < 2:
         return math.nan
@@ -135,7 +136,7 @@ def t_test_p(values: Sequence[float], null: float = 0.0) -> float:
     var = math.fsum((x - mean) ** 2 for x in values) / (n - 1)
     # a spread of rounding size only (equal values summed in another order) is no spread
     if var <= (1e-12 * max(1.0, abs(mean))) ** 2:
-        return 1.0 if math.isclose(mean, null, abs_tol=1e-12) else 0.0
+        return 1.0 if math.isclose(mean, null, abs_tol=1e-12) else min(1.0, 2.0 ** (1 - n))
     t = (mean - null) / math.sqrt(var / n)
     return t_two_sided_p(t, n - 1)
 
