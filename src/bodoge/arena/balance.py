@@ -81,7 +81,7 @@ def seat_balance(records: list[Record], players: int) -> dict[str, Any]:
     decided = [r for r in records if sum(r["arena"]["returns"]) > 0]
     fair = 1.0 / n
     confidence = bonferroni_confidence(n)
-    seats = []
+    seats: list[dict[str, Any]] = []
     for s in range(n):
         share = clustered_mean_ci(
             ((r["arena"]["deal"], r["arena"]["returns"][s]) for r in decided), confidence
