@@ -8,6 +8,7 @@ from typing import Any
 
 import pytest
 from bodoge_tinygame import registered
+from report_names import assert_every_name_defined
 
 import bodoge
 from bodoge import arena
@@ -128,10 +129,11 @@ def test_variants_play_the_same_deals_and_are_compared(tmp_path: Path) -> None:
     report = arena.write_report(summary, records, tmp_path)
     text = report.read_text()
     assert "rounds=3 minus rounds=1" in text and "variants.png" in text
-    # every number the report shows is defined in it
+    # every number the report shows is defined in it: the game's numbers, every column, every quantity
     meanings = text.split("## What the numbers mean", 1)[1]
     for name in summary["variants"][0]["metrics"]:
         assert f"- **{name}**: " in meanings, name
+    assert_every_name_defined(text, config.agents)
     assert {"lead_changes", "comeback", "decided_at", "forced", "minutes"} <= set(
         summary["variants"][0]["metrics"]
     )

@@ -7,7 +7,10 @@ counts 1/k), against the **fair share** 1/n. The **first-player advantage** is s
 minus 1/n (seat 0 starts the game). **Ratings** are openskill's Plackett–Luce model over the games
 in order, each game ranked by returns, then score; an agent at several seats of one game gets the
 mean of its seats' updates. **Variant differences** are paired: the same game (deal and rotation)
-under the variant minus under the first variant, clustered by deal.
+under the variant minus under the first variant, clustered by deal. With several variants, each
+quantity is compared with the baseline once per variant: those comparisons are one family, with
+Bonferroni intervals (1 − 0.05/m for m variants besides the baseline) and Holm-adjusted p-values.
+**Seat balance**, **skill** and **luck** are `bodoge.arena.balance`'s.
 """
 
 from __future__ import annotations
@@ -16,7 +19,15 @@ import math
 from collections.abc import Hashable
 from typing import Any
 
-from bodoge.arena.stats import Estimate, clustered_mean_ci, paired_difference_ci
+from bodoge.arena import balance
+from bodoge.arena.stats import (
+    Estimate,
+    bonferroni_confidence,
+    clustered_mean_ci,
+    holm,
+    paired_difference_ci,
+    paired_difference_p,
+)
 
 Record = dict[str, Any]
 
@@ -56,11 +67,7 @@ def ratings(records: list[Record]) -> dict[str, dict[str, float]]:
 
 
 def _verdict(est: Estimate, fair: float) -> str:
-    if est.above(fair):
-        return "above"
-    if est.below(fair):
-        return "below"
-    return "within"
+    return balance.verdict(est, fair)
 
 
 def summarize_variant(records: list[Record], players: int) -> dict[str, Any]:
@@ -113,7 +120,11 @@ def summarize_variant(records: list[Record], players: int) -> dict[str, Any]:
             }
         )
     metric_names = sorted({k for r in records for k in r["arena"].get("metrics", {})})
+    ladder = balance.skill(records, n)
     return {
+        "seat_balance": balance.seat_balance(records, n),
+        "skill": ladder,
+        "luck": balance.luck(records, ladder) if ladder else None,
         "games": len(records),
         # games that are the same actions as another: deterministic bots replay a deal at every rotation
         "distinct_games": _distinct_games(records),
@@ -184,7 +195,7 @@ def summarize(records: list[Record], config: Any) -> dict[str, Any]:
                 **summarize_variant(recs, n),
             }
         )
-    comparisons = []
+    comparisons: list[dict[str, Any]] = []
     if len(by_variant) > 1:
         base = _game_values(by_variant[0], n)
         base_actions = {r["arena"]["index"]: r.get("actions") for r in by_variant[0]}
@@ -202,10 +213,22 @@ def summarize(records: list[Record], config: Any) -> dict[str, Any]:
                     "differences": {
                         name: paired_difference_ci(base[name], other[name]) for name in base if name in other
                     },
+                    "confidence": bonferroni_confidence(len(by_variant) - 1),
+                    "simultaneous": {
+                        name: paired_difference_ci(
+                            base[name], other[name], bonferroni_confidence(len(by_variant) - 1)
+                        )
+                        for name in base
+                        if name in other
+                    },
+                    "p": {
+                        name: paired_difference_p(base[name], other[name]) for name in base if name in other
+                    },
                 }
             )
+        _adjust(comparisons)
     return {
-        "warnings": warnings(variants, comparisons),
+        "warnings": warnings(variants, comparisons) + _seat_warnings(config),
         "game": config.game,
         "players": n,
         "agents": config.agents,
@@ -216,6 +239,18 @@ def summarize(records: list[Record], config: Any) -> dict[str, Any]:
         "variants": variants,
         "comparisons": comparisons,
     }
+
+
+def _adjust(comparisons: list[dict[str, Any]]) -> None:
+    """Holm-adjusted p-values (`p_holm`) for each quantity over the variants compared with the
+    baseline: one family per quantity, since a designer asks per quantity which variants change it."""
+    for c in comparisons:
+        c["p_holm"] = {}
+    names = list(dict.fromkeys(name for c in comparisons for name in c["p"]))  # in order: stable JSON
+    for name in names:
+        having = [c for c in comparisons if name in c["p"]]
+        for c, adjusted in zip(having, holm([c["p"][name] for c in having]), strict=True):
+            c["p_holm"][name] = adjusted
 
 
 def warnings(variants: list[dict[str, Any]], comparisons: list[dict[str, Any]]) -> list[str]:
@@ -239,14 +274,25 @@ def warnings(variants: list[dict[str, Any]], comparisons: list[dict[str, Any]]) 
     return out
 
 
+def _seat_warnings(config: Any) -> list[str]:
+    """Without rotation, different agents keep their seats: a seat's share is also its agent's."""
+    if config.rotate or len(set(config.agents)) < 2:
+        return []
+    return [
+        "seat rotation is off and the agents differ: each seat's share (and the seat-balance test) "
+        "mixes the seat's advantage with its agent's strength, and the skill ladder compares agents "
+        "at different seats"
+    ]
+
+
 def to_json(value: Any) -> Any:
-    """The summary as JSON-ready data (estimates as {mean, low, high, n}; NaN as null)."""
+    """The summary as JSON-ready data (estimates as {mean, low, high, n}; NaN and infinity as null)."""
     if isinstance(value, Estimate):
         return value.to_json()
     if isinstance(value, dict):
         return {str(k): to_json(v) for k, v in value.items()}
     if isinstance(value, list | tuple):
         return [to_json(v) for v in value]
-    if isinstance(value, float) and math.isnan(value):
+    if isinstance(value, float) and not math.isfinite(value):  # JSON has no NaN or infinity
         return None
     return value
