@@ -51,3 +51,24 @@ def test_views_offer_the_japanese_beside_the_english() -> None:
     legal = state.view(seat)["legal_actions"]
     assert legal and all(set(a) == {"id", "text", "text_ja"} for a in legal)
     assert [a["text_ja"] for a in legal] == [state.action_text_in(a["id"], "ja") for a in legal]
+
+
+RAW = re.compile(r"[\[\]{}]")  # a Python list or dict printed into a sentence
+
+
+@pytest.mark.parametrize(("name", "players"), CASES)
+def test_log_and_decisions_are_sentences(name: str, players: int) -> None:
+    """Numbers are written as words (issue #16: Tottarot's round end printed `totals [0, 1, 0, 1]`):
+    no log line or decision, in any language, for any seat, holds a raw list or dict."""
+    game = bodoge.make(name, players=players)
+    for seed in range(GAMES_PER_CASE):
+        state = game.new_state(seed=seed)
+        rng = random.Random(seed)
+        while not state.is_terminal:
+            for said in (state.decision(), state.decision_ja()):
+                assert not RAW.search(said), (name, said)
+            state.apply(rng.choice(state.legal_actions()))
+        for seat in [None, *range(players)]:
+            for entry in state.log(seat):
+                for key in ("text", "text_ja"):
+                    assert not RAW.search(entry[key]), (name, seat, entry)
