@@ -264,22 +264,45 @@ def rules(
     except BodogeError as exc:
         _fail(str(exc))
     console.print(cls.rules_summary(lang), markup=False)
-    table = Table(title="Options (bodoge play/sim --set name=value)")
+    words = RULES_TABLE[lang]
+    table = Table(title=words["title"])
     # An option's name is what one types: never cut it; the other columns wrap instead.
     width = max((len(spec.name) for spec in cls.option_specs), default=6)
-    table.add_column("option", no_wrap=True, min_width=width)
-    table.add_column("default", overflow="fold")
-    table.add_column("allowed", overflow="fold")
-    table.add_column("what it changes", overflow="fold")
+    table.add_column(words["option"], no_wrap=True, min_width=width)
+    table.add_column(words["default"], overflow="fold")
+    table.add_column(words["allowed"], overflow="fold")
+    table.add_column(words["help"], overflow="fold")
+    texts = cls.needed_part("text").TEXTS if lang != "en" else None
     for spec in cls.option_specs:
+        said = None if texts is None else texts.option_words(lang, spec)
+        help_, allowed = said or (spec.help, allowed_text(spec))
         table.add_row(
             spec.name,
             json.dumps(spec.to_json(spec.convert(spec.default)), ensure_ascii=False),
-            allowed_text(spec),
-            spec.help,
+            escape(allowed),
+            escape(help_),
             end_section=False,
         )
     console.print(table)
+
+
+# The `rules` options table's own words.
+RULES_TABLE = {
+    "en": {
+        "title": "Options (bodoge play/sim --set name=value)",
+        "option": "option",
+        "default": "default",
+        "allowed": "allowed",
+        "help": "what it changes",
+    },
+    "ja": {
+        "title": "オプション（bodoge play/sim --set 名前=値）",
+        "option": "オプション",
+        "default": "既定値",
+        "allowed": "とりうる値",
+        "help": "変わること",
+    },
+}
 
 
 @app.command()

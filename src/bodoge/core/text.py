@@ -21,6 +21,9 @@ from typing import Any
 
 #: The languages every game speaks: views carry "text" (English) and "text_ja" (Japanese).
 LANGUAGES = ("en", "ja")
+#: Keys whose English lives in code, not in en.toml: the options' words (an option spec's `help` and
+#: `allowed`, which errors quote). Other languages give them as plain texts (`option.<name>.help`).
+ENGLISH_IN_CODE = ("option.",)
 
 
 class Texts:
@@ -44,6 +47,13 @@ class Texts:
         """The template `key` of `lang`, filled with `fields`."""
         return self.tables[lang][key].format_map(fields)
 
+    def option_words(self, lang: str, spec: Any) -> tuple[str, str] | None:
+        """An option's (help, allowed) in `lang` (not English: that is the spec's own), or None
+        where the tables lack it."""
+        table = self.tables[lang]
+        help_, allowed = table.get(f"option.{spec.name}.help"), table.get(f"option.{spec.name}.allowed")
+        return None if help_ is None or allowed is None else (help_, allowed)
+
     def get(self, lang: str, key: str, default: str) -> str:
         """The plain text `key` of `lang` (a name, a word), or `default` where the table has none."""
         return self.tables[lang].get(key, default)
@@ -59,6 +69,10 @@ class Texts:
         for key in sorted(keys):
             fields: dict[str, set[str]] = {}
             for lang, table in tables.items():
+                if key.startswith(ENGLISH_IN_CODE):
+                    if lang == "en" and key in table:
+                        found.append(f"{self.package}: {key!r}'s English is the option spec's own")
+                    continue  # plain texts, not templates
                 if key not in table:
                     found.append(f"{self.package}: {key!r} has no {lang} text")
                     continue

@@ -657,7 +657,8 @@ def test_log_text_of_the_game_end() -> None:
         "winners": [0],
     }
     assert end[0]["text"] == (
-        "Game over (no active player left). Final VP:\n"
+        "Game over (no active player left: every player is out, as a non-drinker who won a trick or a "
+        "drinker who hung over, so the cards still in hand are not played). Final VP:\n"
         "  P0: 2 VP (out non-drinker)\n"
         "  P1: 0 VP (out non-drinker)\n"
         "  P2: 1 VP (out non-drinker)\n"
@@ -781,7 +782,8 @@ def test_log_text_ja_of_the_game_end() -> None:
     play(state, "play R1", "play R3", "play R2", "play B2", "play B1", "any", "play Y1", "any", "any")
     assert state.is_terminal and state.decision_ja() == "ゲーム終了"
     assert log_texts_ja(state, 1, "end") == [
-        "ゲーム終了(脱落していないプレイヤーがいなくなった)。最終VP:\n"
+        "ゲーム終了(脱落していないプレイヤーがいなくなった。トリックを取った下戸と、ハングオーバーした人は"
+        "脱落するため、残りの手札は出さずに終わります)。最終VP:\n"
         "  P0: 2VP(脱落した下戸)\n"
         "  P1: 0VP(脱落した下戸)\n"
         "  P2: 1VP(脱落した下戸)\n"
