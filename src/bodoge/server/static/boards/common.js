@@ -11,18 +11,25 @@ const BOARD_STRINGS = {
     you: "you", cancel: "Cancel", chosen: "Chosen so far", hand: "Your hand", round: "Round",
     clickHint: "Click a highlighted item, or use the buttons below (keys 1–9).", endOfRound: "End of round",
     endOfGame: "End of game", winner: "Winner", score: "Score", noCards: "none", turn: "Turn",
-    watching: "watching", wait: "Waiting for", yourTurn: "Your turn",
+    watching: "watching", wait: "Waiting for", yourTurn: "Your turn", chooseItem: "Choose {item}",
+    lastMove: "just played",
   },
   ja: {
     you: "あなた", cancel: "取り消し", chosen: "選択中", hand: "あなたの手札", round: "ラウンド",
     clickHint: "光っているものをクリック、または下のボタン（1〜9キー）で選んでください。", endOfRound: "ラウンド終了",
     endOfGame: "ゲーム終了", winner: "勝者", score: "得点", noCards: "なし", turn: "ターン",
-    watching: "観戦中", wait: "待っています：", yourTurn: "あなたの手番",
+    watching: "観戦中", wait: "待っています：", yourTurn: "あなたの手番", chooseItem: "{item}を選ぶ",
+    lastMove: "直前の手",
   },
 };
 
 function bt(key) {
   return (BOARD_STRINGS[LANG] && BOARD_STRINGS[LANG][key]) || BOARD_STRINGS.en[key] || key;
+}
+
+// An action's words in the page's language (the engine writes both: `text` and `text_ja`).
+function localAction(action) {
+  return LANG === "ja" && action.text_ja ? action.text_ja : action.text;
 }
 
 const SVG_NS = "http://www.w3.org/2000/svg";
@@ -64,10 +71,20 @@ function boardContext(game, view, opts) {
       if (exact && found.length === 1) opts.send(exact.id);
       else opts.setPending(text);
     },
+    // What a screen reader says for an item bound to `text`: the action itself, in the page's
+    // language, or "choose X" where the item starts a choice made step by step.
+    label(text, node) {
+      const exact = ctx.legal.find((a) => a.text === text);
+      if (exact) return localAction(exact);
+      return bt("chooseItem").replace("{item}", node.textContent.trim() || text);
+    },
     // Make node clickable for the action text (or prefix) when it is legal now.
     bind(node, text) {
       node.dataset.act = text;
       if (!ctx.isLegal(text)) return node;
+      const label = ctx.label(text, node);
+      node.setAttribute("aria-label", label);
+      node.setAttribute("title", label);
       node.classList.add("legal");
       node.setAttribute("tabindex", "0");
       node.setAttribute("role", "button");
@@ -104,7 +121,37 @@ function renderBoard(game, view, opts) {
   const ctx = boardContext(game, view, opts);
   const root = el("div", { class: `board board-${game}` });
   root.append(board.render(ctx));
+  markLastMoves(root, view);
   return { node: root, prompt: board.prompt ? board.prompt(ctx) : null, ctx };
+}
+
+// What the others did since this seat last acted (a spectator: the newest event): their boxes and the
+// tiles or cards their events name get `.last-move`, so the board shows the story, not only the log.
+function markLastMoves(root, view) {
+  const log = view.log || [];
+  let from = log.length - 1;
+  if (view.seat != null) {
+    const mine = log.map((e) => e.seat).lastIndexOf(view.seat);
+    from = Math.max(mine + 1, log.length - 8);
+  }
+  const recent = log.slice(Math.max(0, from)).filter((e) => e.seat != null && e.seat !== view.seat);
+  const codes = new Set();
+  for (const event of recent) {
+    const tag = root.querySelector(`.ptag[data-seat="${event.seat}"]`);
+    const box = tag && tag.closest(".pbox");
+    if (box) box.classList.add("last-move");
+    for (const key of ["tile", "card"]) if (event[key] != null) codes.add(String(event[key]));
+    for (const key of ["tiles", "cards"]) for (const c of event[key] || []) if (c != null) codes.add(String(c));
+  }
+  if (!codes.size) return;
+  // Only the newest place a component shows up: it sits where the move put it.
+  root.querySelectorAll(".tile, .card").forEach((node) => {
+    const code = node.dataset.code || node.dataset.n || (node.firstChild && node.firstChild.textContent.trim());
+    if (code && codes.has(code)) {
+      node.classList.add("last-move");
+      if (!node.getAttribute("aria-label")) node.setAttribute("aria-label", `${node.textContent.trim()} (${bt("lastMove")})`);
+    }
+  });
 }
 
 // Shared pieces -------------------------------------------------------------------------------------

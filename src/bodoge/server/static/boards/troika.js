@@ -5,13 +5,13 @@
 BOARDS.troika = {
   terms: {
     en: {
-      mine: "Mine", pool: "Face-down pool", draw: "Draw", container: "Container", hand: "Hand",
+      mine: "Mine", pool: "Face-down pool", draw: "Draw", container: "Container", hand: "Hand", tile: "tile",
       declared: "declared Troika", declare: "Declare Troika", chips: "chips", round: "Round",
       removed: "removed", returned: "returned face down by you", takePrompt: "Take a face-up tile, draw from the pool, return a tile, or declare.",
       start: "start player", tiles: "tiles", lastRound: "Last round",
     },
     ja: {
-      mine: "採掘場", pool: "裏向きの山", draw: "引く", container: "コンテナ", hand: "手札",
+      mine: "採掘場", pool: "裏向きの山", draw: "引く", container: "コンテナ", hand: "手札", tile: "タイル",
       declared: "トロイカ宣言済み", declare: "トロイカ宣言", chips: "チップ", round: "ラウンド",
       removed: "除外", returned: "あなたが裏向きで戻した", takePrompt: "表向きのタイルを取る・山から引く・タイルを戻す・宣言する、のどれかを選んでください。",
       start: "始まりの冒険者", tiles: "枚", lastRound: "前のラウンド",
@@ -20,9 +20,11 @@ BOARDS.troika = {
 
   tile(ctx, n, act, extra) {
     const hue = Math.round(((n - 1) / 15) * 300);
+    // Named for what it is ("tile 14"), not a bare "14"; a legal one is named for its action (bind).
+    const name = `${ctx.T("tile")} ${n}`;
     const node = el(
       "span",
-      { class: "tile" + (extra ? " " + extra : ""), style: { "--hue": hue }, title: String(n), dataset: { n } },
+      { class: "tile" + (extra ? " " + extra : ""), style: { "--hue": hue }, title: name, "aria-label": name, dataset: { n } },
       String(n),
     );
     return act ? ctx.bind(node, act) : node;

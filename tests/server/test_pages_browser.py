@@ -1,0 +1,132 @@
+"""Every game, in English and in Japanese, on a desktop and on a phone (issue #16): a whole game played
+by clicking the board, checking that the page has no script error, shows every visible word in its
+language, keeps the decision panel on the phone's screen when it is your turn, and gives every tap
+target at least 44×44 CSS px on the phone.
+
+Skipped when Chromium or the playwright package is missing (as test_server_browser.py).
+"""
+
+from __future__ import annotations
+
+import random
+import re
+import time
+from typing import Any
+
+import httpx
+import pytest
+from browser_support import sync_api, watch_errors  # skips this module without Chromium or playwright
+from server_helpers import ProcessServer, create_table
+
+SIZES = {"desktop": (1280, 800), "phone": (390, 844)}
+# game -> (players, options): short games.
+GAMES: dict[str, tuple[int, dict[str, Any]]] = {
+    "troika": (3, {"rounds": 1}),
+    "tokkuri": (3, {"rounds": 1}),
+    "tottarot": (3, {"target": 1}),
+    "hangover": (3, {}),
+}
+# Every game in English on a desktop and in Japanese on a phone; the other two pairs for two games.
+CASES = [(g, "en", "desktop") for g in GAMES] + [(g, "ja", "phone") for g in GAMES]
+CASES += [("troika", "ja", "desktop"), ("hangover", "en", "phone")]
+READY = "#board[data-ready='1'] .legal"
+GAME_TIMEOUT = 240.0
+# Words a Japanese page may show in Latin letters: the brand, the language button, bot names (agent
+# specs), the record's file format, and a game's own codes (a card's code is its name on the table).
+ALLOWED_LATIN = {"bodoge", "JSON", "random", "heuristic"}
+CODE = re.compile(r"^[A-Z]+$")  # card codes such as WORLD or TOWER (Tottarot's deck codes)
+
+VISIBLE_TEXT = """() => {
+  const out = [];
+  const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+  while (walker.nextNode()) {
+    const node = walker.currentNode;
+    const text = node.textContent.trim();
+    if (!text) continue;
+    const box = node.parentElement;
+    if (!box || !box.checkVisibility({ checkOpacity: true, checkVisibilityCSS: true })) continue;
+    if (box.closest("#announce, [hidden], details:not([open]) > :not(summary)")) continue;
+    out.push(text);
+  }
+  return out;
+}"""
+
+SMALL_TARGETS = """() => {
+  const out = [];
+  const targets = "button, a.button, .board .legal, [role=button], select, input:not([type=checkbox])";
+  for (const node of document.querySelectorAll(targets)) {
+    if (!node.checkVisibility({ checkVisibilityCSS: true })) continue;
+    const r = node.getBoundingClientRect();
+    if (r.width === 0 || r.height === 0) continue;
+    if (r.width < 44 - 0.5 || r.height < 44 - 0.5) out.push(`${node.tagName}.${node.className} "${node.textContent.trim().slice(0, 20)}" ${r.width.toFixed(0)}x${r.height.toFixed(0)}`);
+  }
+  return out;
+}"""
+
+
+def english_words(texts: list[str]) -> list[str]:
+    found = []
+    for text in texts:
+        for word in re.findall(r"[A-Za-z]{3,}", text):
+            if word not in ALLOWED_LATIN and not CODE.match(word):
+                found.append(f"{word!r} in {text[:60]!r}")
+    return found
+
+
+def check_the_page(page: Any, lang: str, size: str) -> None:
+    """What must hold at any moment of the game."""
+    texts = page.evaluate(VISIBLE_TEXT)
+    assert len(texts) > 20, texts  # the walker sees the page
+    if lang == "ja":
+        assert english_words(texts) == []
+    else:
+        assert english_words(texts)  # and would see English words
+    if size == "phone":
+        assert page.evaluate(SMALL_TARGETS) == []
+        if page.is_visible(READY):
+            box = page.locator("#decision-panel").bounding_box()
+            height = SIZES["phone"][1]
+            assert box is not None and box["y"] >= 0 and box["y"] < height - 40, box
+
+
+@pytest.mark.parametrize(("game", "lang", "size"), CASES)
+def test_a_whole_game_in_every_language_and_size(
+    browser: Any, live: ProcessServer, game: str, lang: str, size: str
+) -> None:
+    players, options = GAMES[game]
+    seats: list[dict[str, Any]] = [{"kind": "human", "name": "テスター" if lang == "ja" else "Tester"}]
+    seats += [{"kind": "bot", "spec": "random"}] * (players - 1)
+    with httpx.Client(base_url=live.url, timeout=30) as http:
+        created = create_table(http, game, seats, **options)
+    width, height = SIZES[size]
+    context = browser.new_context(viewport={"width": width, "height": height}, locale="en-US")
+    context.add_init_script(f"localStorage.setItem('bodoge.lang', '{lang}')")
+    page = context.new_page()
+    page.set_default_timeout(30_000)
+    errors = watch_errors(page)
+    page.goto(live.url + created["seats"][0]["join_url"])
+    page.wait_for_selector("#status[data-state='live']")
+    rng = random.Random(f"{game}{lang}{size}")
+    deadline = time.monotonic() + GAME_TIMEOUT
+    clicks = 0
+    while True:
+        page.wait_for_selector(
+            f"{READY}, #result:not([hidden])", timeout=max(1000.0, (deadline - time.monotonic()) * 1000)
+        )
+        if page.is_visible("#result"):
+            break
+        if clicks % 10 == 0:  # every few moves: the checks are slow
+            check_the_page(page, lang, size)
+        targets = page.query_selector_all(READY)
+        if not targets:
+            continue
+        try:
+            rng.choice(targets).click(timeout=5000)
+        except sync_api.Error:
+            continue  # the board was redrawn under the click; look again
+        clicks += 1
+        assert time.monotonic() < deadline, "the game did not end in time"
+    assert clicks > 0
+    check_the_page(page, lang, size)
+    assert errors == []
+    context.close()
