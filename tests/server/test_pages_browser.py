@@ -130,3 +130,41 @@ def test_a_whole_game_in_every_language_and_size(
     check_the_page(page, lang, size)
     assert errors == []
     context.close()
+
+
+def test_the_replay_plays_itself_and_fetches_each_step_once(browser: Any, live: ProcessServer) -> None:
+    with httpx.Client(base_url=live.url, timeout=30) as http:
+        created = create_table(http, "tottarot", [{"kind": "bot", "spec": "random"}] * 3, target=1)
+        table_id = created["id"]
+        running = create_table(
+            http, "troika", [{"kind": "human"}, {"kind": "bot", "spec": "random"}], rounds=1
+        )
+        deadline = time.monotonic() + 60
+        while http.get(f"/api/tables/{table_id}").json()["status"] != "over":
+            assert time.monotonic() < deadline
+            time.sleep(0.1)
+    context = browser.new_context(viewport={"width": 1280, "height": 800})
+    context.add_init_script("localStorage.setItem('bodoge.lang', 'ja')")
+    page = context.new_page()
+    errors = watch_errors(page)
+    asked: list[str] = []
+    page.on("request", lambda r: asked.append(r.url) if "/replay?" in r.url else None)
+    page.goto(f"{live.url}/r/{table_id}")
+    page.wait_for_selector("#replay-pos[data-move='0']")
+    moves = int(page.get_attribute("#replay-move", "max"))
+    page.select_option("#replay-speed", "16")
+    page.click("#replay-play")
+    page.wait_for_selector(f"#replay-pos[data-move='{moves}']", timeout=60_000)
+    assert page.get_attribute("#replay-play", "aria-pressed") == "false"  # it stops at the end
+    fetched = len(asked)
+    assert fetched == len(set(asked)) and fetched >= moves  # each step once
+    for _ in range(moves):  # back over every step: all from the cache
+        page.click("#replay-prev")
+    page.wait_for_selector("#replay-pos[data-move='0']")
+    assert len(asked) == fetched
+    # A game still in play explains itself, in the page's language, and offers to watch it.
+    page.goto(f"{live.url}/r/{running['id']}")
+    page.wait_for_selector("#notice:not([hidden]) #watch-live")
+    assert "まだ続いています" in page.inner_text("#notice")
+    assert errors == []
+    context.close()
