@@ -10,6 +10,7 @@ the record of the game so far, `sim` keeps its finished games) and exits with 13
 from __future__ import annotations
 
 import contextlib
+import importlib.metadata
 import json
 import math
 import os
@@ -98,6 +99,22 @@ app = typer.Typer(
 )
 console = Console(highlight=False)
 err_console = Console(stderr=True, highlight=False, soft_wrap=True)  # soft wrap: an error stays one line
+
+
+def _print_version(wanted: bool) -> None:
+    if wanted:
+        console.print(f"bodoge {importlib.metadata.version('bodoge')}")
+        raise typer.Exit()
+
+
+@app.callback()
+def _main(
+    version: Annotated[
+        bool,
+        typer.Option("--version", callback=_print_version, is_eager=True, help="Print the version and exit."),
+    ] = False,
+) -> None:
+    """bodoge: Tokkuri, Tottarot, Hangover and Troika, played exactly by their rules."""
 
 
 def _integers(lo: int, hi: int) -> Callable[[int | None], int | None]:

@@ -9,6 +9,7 @@ import pytest
 from typer.testing import CliRunner
 
 import bodoge
+from bodoge import cli
 from bodoge.cli import app
 from bodoge.core.registry import game_class
 
@@ -17,19 +18,20 @@ runner = CliRunner()
 
 @pytest.mark.parametrize("game", bodoge.games())
 @pytest.mark.parametrize("lang", ["en", "ja"])
-def test_option_names_are_never_cut(game: str, lang: str) -> None:
-    result = runner.invoke(app, ["rules", game, "--lang", lang], env={"COLUMNS": "80"})
+def test_option_names_are_never_cut(game: str, lang: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(cli.console, "width", 80)  # an 80-column terminal
+    result = runner.invoke(app, ["rules", game, "--lang", lang])
     assert result.exit_code == 0, result.output
     names = re.findall(r"^│ (\S+)", result.output, flags=re.MULTILINE)
     assert {spec.name for spec in game_class(game).option_specs} <= set(names)
 
 
 @pytest.mark.parametrize("game", bodoge.games())
-def test_the_options_table_speaks_japanese(game: str) -> None:
+def test_the_options_table_speaks_japanese(game: str, monkeypatch: pytest.MonkeyPatch) -> None:
     cls = game_class(game)
     texts = cls.needed_part("text").TEXTS
-    # Wide enough that no cell wraps: each option's row is one line.
-    result = runner.invoke(app, ["rules", game, "--lang", "ja"], env={"COLUMNS": "2000"})
+    monkeypatch.setattr(cli.console, "width", 2000)  # wide enough that no cell wraps
+    result = runner.invoke(app, ["rules", game, "--lang", "ja"])
     assert result.exit_code == 0, result.output
     flat = re.sub(r"\s+", "", result.output)
     assert "オプション" in flat and "とりうる値" in flat and "what it changes" not in result.output
@@ -48,3 +50,10 @@ def test_every_option_key_names_an_option() -> None:
         names = {spec.name for spec in cls.option_specs}
         keys = [k for k in cls.needed_part("text").TEXTS.tables["ja"] if k.startswith("option.")]
         assert {k.split(".")[1] for k in keys} == names, game
+
+
+def test_version() -> None:
+    import importlib.metadata
+
+    result = runner.invoke(app, ["--version"])
+    assert result.exit_code == 0 and result.output.strip() == f"bodoge {importlib.metadata.version('bodoge')}"

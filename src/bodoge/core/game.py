@@ -92,6 +92,11 @@ class Game:
     def sample_state(self, view: Mapping[str, Any], rng: random.Random) -> State:
         """A full state consistent with `view` (the determinization of DESIGN.md §2): the game's
         `sampling` part, `sample_state(game, view, rng)`."""
+        if not isinstance(rng, random.Random):  # e.g. a numpy Generator: no shuffle/choice/random alike
+            raise TypeError(
+                f"rng is a random.Random, such as random.Random(0), not {type(rng).__module__}."
+                f"{type(rng).__qualname__}"
+            )
         state: State = self.needed_part("sampling").sample_state(self, view, rng)
         return state
 
