@@ -288,6 +288,12 @@ function send(actionId) {
   renderBoardPanel();
 }
 
+function pendingText(text) {
+  // A choice made so far, in the page's language: its verb is English (the engine parses it), the
+  // rest are codes written alike in every language; Japanese shows the codes alone.
+  return LANG === "ja" ? text.split(" ").slice(1).join(" ") : text;
+}
+
 function setPending(text) {
   pending = text;
   renderBoardPanel();
@@ -322,7 +328,7 @@ function renderBoardPanel() {
   pend.hidden = !pending;
   if (pending) {
     pend.append(
-      el("span", {}, `${bt("chosen")}: `, el("strong", {}, pending)),
+      el("span", {}, `${bt("chosen")}: `, el("strong", {}, pendingText(pending))),
       " ",
       el("button", { type: "button", class: "board-btn", id: "board-cancel", onclick: () => setPending("") }, bt("cancel")),
     );
