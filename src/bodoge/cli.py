@@ -580,6 +580,180 @@ def sim(
         raise typer.Exit(130)
 
 
+@app.command()
+def tune(
+    game: GameName,
+    players: Players = None,
+    space: Annotated[
+        list[str] | None,
+        typer.Option(
+            help="An option to vary: name=lo..hi (integers), name=a,b,c (choices), or one entry of a map "
+            "option for one player count, e.g. drunk_limit.4=10..14. Repeatable; other options keep "
+            "their values."
+        ),
+    ] = None,
+    goal: Annotated[
+        list[str] | None,
+        typer.Option(
+            help="What to aim for (repeatable): balance (minimize the largest gap between a seat's win "
+            "share and the fair share), skill (maximize the first agent's win share above fair), drama "
+            "(maximize lead changes per game), or NUMBER=lo..hi (minimize the distance of a reported "
+            "number's mean from the range, e.g. length=40..60, minutes=15..25). See docs/tuning.md."
+        ),
+    ] = None,
+    require: Annotated[
+        list[str] | None,
+        typer.Option(
+            help="A constraint on a reported number or goal, e.g. tie<0.1 (<, <=, >, >=). Repeatable."
+        ),
+    ] = None,
+    agents: Annotated[
+        str | None,
+        typer.Option(
+            help="Agent specs by starting seat, as in sim (default: heuristic,random with the skill goal, else heuristic)."
+        ),
+    ] = None,
+    trials: Annotated[
+        int, typer.Option(callback=_integers(1, 10_000), help="Trials (variants) to run.")
+    ] = 12,
+    games: Annotated[
+        int,
+        typer.Option(
+            callback=_integers(2, 100_000),
+            help="Games per trial, on the same deals for every trial (halves: a trial stops after the first "
+            "half when a constraint is broken past its interval). More games narrow every interval "
+            "(by the square root of the deals); see docs/tuning.md.",
+        ),
+    ] = 200,
+    seed: Annotated[
+        int, typer.Option(callback=_integers(0, MAX_SEED), help="Seed of the first deal and of the search.")
+    ] = 1,
+    jobs: Annotated[
+        int | None,
+        typer.Option(callback=_integers(1, MAX_JOBS), help="Parallel workers (default: the CPU count)."),
+    ] = None,
+    backend: Annotated[str, typer.Option(help="pool (processes on this machine) or ray.")] = "pool",
+    address: Annotated[str | None, typer.Option(help="Ray cluster address for --backend ray.")] = None,
+    out: Annotated[
+        Path, typer.Option(help="Folder for the study, each trial's games, tune.json and the reports.")
+    ] = Path("results/tune"),
+    study: Annotated[
+        str | None,
+        typer.Option(
+            help="Optuna storage URL of the study (default: sqlite:///OUT/study.db; postgresql://… to share it)."
+        ),
+    ] = None,
+    resume: Annotated[bool, typer.Option(help="Go on with the study in --out (or --study).")] = False,
+    progress: Annotated[bool, typer.Option(help="Show a progress bar.")] = True,
+    plots: Annotated[bool, typer.Option(help="Draw the report's plots (matplotlib).")] = True,
+) -> None:
+    """Search option values toward several goals at once (Optuna); write the Pareto set, a
+    recommended variant and the `bodoge sim` command that reproduces it (tune.json, report.md, report.html)."""
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+
+    from bodoge import arena
+    from bodoge.arena import runner, tune_report
+    from bodoge.arena import tune as tuning
+
+    try:
+        import optuna
+    except ImportError:
+        _fail("bodoge tune needs Optuna: pip install 'bodoge[tune]'")
+    if backend not in ("pool", "ray"):
+        _fail(f"--backend takes pool or ray, not {backend!r}")
+    goals = goal or ["balance"]
+    try:
+        dims = tuning.parse_space(game, players, space or [])
+        parsed_goals = [tuning.parse_goal(g) for g in goals]
+        if len({g.name for g in parsed_goals}) != len(parsed_goals):
+            _fail("each --goal once")
+        constraints = [tuning.parse_constraint(c) for c in require or []]
+        n = arena.make_game(game, players, {}).num_players
+        specs = (
+            arena.split_agents(agents)
+            if agents
+            else (["heuristic", "random"] if "skill" in goals else ["heuristic"])
+        )
+        if "skill" in goals and len(set(specs)) < 2:
+            _fail("the skill goal compares agents: give at least two, e.g. --agents heuristic,random")
+        if len(specs) > n:
+            _fail(f"{len(specs)} agents for {n} players: give at most one spec per seat")
+        specs += [specs[-1]] * (n - len(specs))
+        config = tuning.TuneConfig(game, n, list(space or []), goals, list(require or []), specs, games, seed)
+        arena.SimConfig(game=game, players=n, agents=specs, games=games, seed=seed).check()
+        if backend == "ray":
+            runner.check_ray()
+        out.mkdir(parents=True, exist_ok=True)
+        storage = study or f"sqlite:///{out / 'study.db'}"
+        optuna.logging.set_verbosity(optuna.logging.WARNING)
+        the_study = tuning.open_study(config, storage, resume)
+    except BodogeError as exc:
+        _fail(str(exc))
+    workers = jobs if jobs is not None else min(os.cpu_count() or 1, MAX_JOBS)
+    done_before = len([t for t in the_study.trials if t.state.is_finished()])
+    left = max(0, trials - done_before)
+    bar = Progress(
+        TextColumn(escape(f"tune {game} {n}p")),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TextColumn("{task.description}"),
+        TimeRemainingColumn(),
+        console=console,
+        disable=not progress,
+    )
+    task = bar.add_task("", total=trials, completed=done_before)
+
+    def objective(trial: Any) -> list[float]:
+        params = tuning.suggest(trial, dims)
+        options = tuning.options_for(game, n, dims, params)
+        trial.set_user_attr("options", options)
+        played = tuning.played_before(the_study, options)
+        if played is not None:  # the sampler proposed a variant again: same deals, same numbers
+            trial.set_user_attr("same_as", played.number)
+            for key in ("estimates", "constraints"):
+                trial.set_user_attr(key, played.user_attrs[key])
+            return list(played.values)
+        values, _summary = tuning.measure_trial(
+            config, options, out / "trials" / f"{trial.number:04d}", workers, backend, address
+        )
+        if values is None:
+            trial.set_user_attr("constraints", [1.0])
+            raise optuna.TrialPruned()
+        estimates = {name: est.to_json() for name, est in values.items()}
+        trial.set_user_attr("estimates", estimates)
+        trial.set_user_attr(
+            "constraints", [c.violation(values[f"require {c.text}"].mean) for c in constraints]
+        )
+        return [values[g.name].mean for g in parsed_goals]
+
+    def on_trial(study_: Any, trial: Any) -> None:
+        best = tuning.result(study_, config)["recommended"]
+        bar.update(task, advance=1, description=f"best so far: trial {best['trial']}" if best else "")
+
+    interrupted = False
+    with bar:
+        try:
+            the_study.optimize(objective, n_trials=left, callbacks=[on_trial], catch=())
+        except KeyboardInterrupt:
+            interrupted = True
+        except BodogeError as exc:
+            _fail(str(exc))
+    outcome = tuning.result(the_study, config)
+    tune_report.write(outcome, out, plots=plots)
+    best = outcome["recommended"]
+    if best:
+        console.print(f"recommended: trial {best['trial']}: {escape(tuning_options_text(best['options']))}")
+        console.print(f"  reproduce: {escape(best['command'])}")
+    console.print(f"wrote {escape(_shown(out / 'report.md'))}, report.html and tune.json")
+    if interrupted:
+        console.print("interrupted: the study is kept; --resume goes on with it")
+        raise typer.Exit(130)
+
+
+def tuning_options_text(options: dict[str, Any]) -> str:
+    return ", ".join(f"{k}={json.dumps(v, separators=(',', ':'))}" for k, v in options.items())
+
+
 def _kept_records(path: Path | None, games: int) -> list[dict[str, Any]]:
     """The finished games in `path` (after an interrupt or a failure), as far as they can be read."""
     from bodoge import arena
