@@ -710,19 +710,19 @@ def tune(
         played = tuning.played_before(the_study, options)
         if played is not None:  # the sampler proposed a variant again: same deals, same numbers
             trial.set_user_attr("same_as", played.number)
-            for key in ("estimates", "constraints"):
-                trial.set_user_attr(key, played.user_attrs[key])
+            trial.set_user_attr("estimates", played.user_attrs["estimates"])
+            tuning.constrain(trial, constraints, played.user_attrs["constraints"])
             return list(played.values)
         values, _summary = tuning.measure_trial(
             config, options, out / "trials" / f"{trial.number:04d}", workers, backend, address
         )
         if values is None:
-            trial.set_user_attr("constraints", [1.0])
+            tuning.constrain(trial, constraints, [1.0] * len(constraints))
             raise optuna.TrialPruned()
         estimates = {name: est.to_json() for name, est in values.items()}
         trial.set_user_attr("estimates", estimates)
-        trial.set_user_attr(
-            "constraints", [c.violation(values[f"require {c.text}"].mean) for c in constraints]
+        tuning.constrain(
+            trial, constraints, [c.violation(values[f"require {c.text}"].mean) for c in constraints]
         )
         return [values[g.name].mean for g in parsed_goals]
 

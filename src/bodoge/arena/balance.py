@@ -55,6 +55,17 @@ ALPHA = 0.05
 EXPECTED_ORDER = ("random", "heuristic", "ismcts")
 
 
+def largest_gap(seats: list[dict[str, Any]]) -> Estimate:
+    """Balance in one number: the largest gap between a seat's win share and the fair share 1/n, with
+    that seat's interval around it (0: every seat wins as often). `seats`: a summary's seat rows."""
+    fair = 1.0 / len(seats)
+    worst: Estimate = max(seats, key=lambda s: abs(s["win_share"].mean - fair))["win_share"]
+    gap = abs(worst.mean - fair)
+    if math.isnan(worst.low):
+        return Estimate(gap, math.nan, math.nan, worst.n)
+    return Estimate(gap, max(0.0, gap - worst.half), gap + worst.half, worst.n)
+
+
 def verdict(est: Estimate, fair: float) -> str:
     """'above' or 'below' when the interval lies wholly on that side of `fair`, else 'within'."""
     if est.above(fair):

@@ -69,6 +69,7 @@ SKILL_HEADER = ["rank", "agent", "win share (95% CI)", "ahead of the next by [CI
 LUCK_HEADER = ["weaker agent", "stronger agent", "upset rate (95% CI)", "decided meetings"]
 LENGTH = "game length (actions)"
 FIRST_PLAYER = "first-player advantage (seat 0 − fair share)"
+BALANCE = "balance (largest seat gap from the fair share)"
 
 
 def seat_rows(variant: dict[str, Any]) -> list[list[str]]:
@@ -113,6 +114,8 @@ def game_rows(variant: dict[str, Any]) -> list[list[str]]:
         [LENGTH, variant["length"].text(1)],
         [FIRST_PLAYER, _signed(variant["first_player_advantage"])],
     ]
+    if "balance" in variant:  # summaries written before it had none
+        rows.append([BALANCE, variant["balance"].text(3)])
     for name, est in variant["metrics"].items():
         rows.append([name, est.text(3)])
     return rows
@@ -244,6 +247,8 @@ GLOSSARY: dict[str, str] = {
     "mean (95% CI)": "the mean over deals (each deal's games averaged first), with its 95% interval",
     LENGTH: "actions (decisions) from the deal to the end of the game",
     FIRST_PLAYER: "seat 0's win share minus the fair share 1/n; seat 0 starts the game",
+    BALANCE: "the largest gap between any seat's win share and the fair share 1/n, with that seat's "
+    "interval around it: 0 when every seat wins as often (bodoge tune's `balance` goal)",
     "quantity": "what is compared between a variant and the baseline",
     "difference [CI]": "the quantity under the variant minus under the baseline on the same deals "
     "and seats, with the interval stated above the table",

@@ -132,6 +132,7 @@ def summarize_variant(records: list[Record], players: int) -> dict[str, Any]:
         "agents": agents,
         "seats": seats,
         "length": clustered_mean_ci((r["arena"]["deal"], r["arena"]["length"]) for r in records),
+        "balance": balance.largest_gap(seats),
         "first_player_advantage": clustered_mean_ci(
             (r["arena"]["deal"], r["arena"]["returns"][0] - fair) for r in records
         ),

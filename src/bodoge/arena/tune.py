@@ -23,6 +23,7 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
+from bodoge.arena.balance import largest_gap
 from bodoge.arena.runner import SimConfig, make_game, run
 from bodoge.arena.stats import Estimate
 from bodoge.arena.summary import summarize_variant
@@ -153,12 +154,8 @@ class Goal:
 
 
 def _balance(summary: dict[str, Any]) -> Estimate:
-    """The largest gap between a seat's win share and the fair share, with that seat's interval."""
-    fair = 1.0 / len(summary["seats"])
-    worst = max(summary["seats"], key=lambda s: abs(s["win_share"].mean - fair))
-    est: Estimate = worst["win_share"]
-    gap = abs(est.mean - fair)
-    return Estimate(gap, max(0.0, gap - est.half), gap + est.half, est.n)
+    """The largest gap between a seat's win share and the fair share, as every sim report gives it."""
+    return largest_gap(summary["seats"])
 
 
 def _skill(summary: dict[str, Any]) -> Estimate:
@@ -382,12 +379,8 @@ def open_study(config: TuneConfig, storage: str, resume: bool) -> Any:
     import optuna
 
     directions: list[Any] = [parse_goal(g).direction for g in config.goals]
-    constraints = bool(config.require)
-    sampler = optuna.samplers.TPESampler(
-        seed=config.seed,
-        multivariate=True,
-        constraints_func=(lambda t: t.user_attrs.get("constraints", [1.0])) if constraints else None,
-    )
+    # Constraints reach the sampler through each trial's `set_constraint` (see `constrain`).
+    sampler = optuna.samplers.TPESampler(seed=config.seed, multivariate=True)
     names = optuna.study.get_all_study_names(storage)
     if STUDY_NAME in names:
         if not resume:
@@ -419,6 +412,13 @@ def suggest(trial: Any, dims: list[Dimension]) -> dict[str, Any]:
         else:
             params[dim.name] = trial.suggest_int(dim.name, dim.low, dim.high)
     return params
+
+
+def constrain(trial: Any, constraints: list[Constraint], violations: list[float]) -> None:
+    """Tell Optuna (which steers away from infeasible trials) and keep them for the report."""
+    for c, v in zip(constraints, violations, strict=True):
+        trial.set_constraint(c.text, v)
+    trial.set_user_attr("constraints", violations)
 
 
 def played_before(study: Any, options: dict[str, Any]) -> Any:
