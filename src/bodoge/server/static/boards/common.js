@@ -40,9 +40,15 @@ function svgEl(tag, attrs, ...children) {
 function boardContext(game, view, opts) {
   const board = BOARDS[game] || {};
   const legal = opts.readOnly ? [] : view.legal_actions || [];
+  const recent = recentEvents(view);
   const ctx = {
     view,
+    board,
+    seatViews: opts.seatViews || null,
     legal,
+    recent,
+    recentThings: new Set(recent.flatMap((e) => MOVED_FIELDS.map((k) => e[k]).filter((x) => x != null).map(String))),
+    recentSeats: new Set(recent.map((e) => e.seat).filter((p) => p != null)),
     pending: opts.pending || "",
     seat: view.seat,
     seatName: opts.seatName || ((p) => `P${p}`),
@@ -64,10 +70,26 @@ function boardContext(game, view, opts) {
       if (exact && found.length === 1) opts.send(exact.id);
       else opts.setPending(text);
     },
-    // Make node clickable for the action text (or prefix) when it is legal now.
-    bind(node, text) {
+    // The action's text in the page's language; a prefix of several actions keeps its own text.
+    actionLabel(text) {
+      const exact = legal.find((a) => a.text === text);
+      if (!exact) return text;
+      return LANG === "ja" && exact.text_ja ? exact.text_ja : exact.text;
+    },
+    // Name a thing on the board for screen readers ("tile 14 in the container"), and mark it when the
+    // last moves touched it (`key`: its tile number, card code or bottle id).
+    name(node, what, key) {
+      if (what) node.setAttribute("aria-label", what);
+      if (key != null && ctx.recentThings.has(String(key))) node.classList.add("last-move");
+      return node;
+    },
+    // Make node clickable for the action text (or prefix) when it is legal now; its accessible name is
+    // then the action text, else `what` says what it is.
+    bind(node, text, what) {
       node.dataset.act = text;
-      if (!ctx.isLegal(text)) return node;
+      const key = node.dataset.n ?? node.dataset.code ?? node.dataset.id;
+      if (!ctx.isLegal(text)) return ctx.name(node, what, key);
+      ctx.name(node, ctx.actionLabel(text), key);
       node.classList.add("legal");
       node.setAttribute("tabindex", "0");
       node.setAttribute("role", "button");
@@ -98,6 +120,37 @@ function boardContext(game, view, opts) {
   return ctx;
 }
 
+// Fields of a log event that name the thing it moved: a tile, a card, a bottle.
+const MOVED_FIELDS = ["tile", "card", "target"];
+
+// What happened since the viewer's own last move (a spectator: the last seat's run of moves), at most
+// the last dozen events so a long wait does not light up half the table.
+function recentEvents(view) {
+  const log = view.log || [];
+  const seats = log.map((e) => e.seat);
+  let start;
+  if (view.seat != null) {
+    const mine = seats.lastIndexOf(view.seat);
+    // Nothing since my own move (I just moved): show that move.
+    start = mine === log.length - 1 ? mine : mine + 1;
+  } else {
+    start = log.length;
+    for (let i = log.length - 1; i >= 0; i--) {
+      if (seats[i] == null) continue;
+      if (start < log.length && seats[start] != null && seats[i] !== seats[start]) break;
+      start = i;
+    }
+  }
+  return log.slice(Math.max(start, log.length - 12));
+}
+
+// The replay's one omniscient board: the spectator's view with what each seat knows of its own filled
+// in (the board's `reveal`); pass the seats' views as opts.seatViews to draw each hand in its box.
+function omniscientView(game, spectator, views) {
+  const board = BOARDS[game] || {};
+  return board.reveal ? board.reveal(structuredClone(spectator), views) : spectator;
+}
+
 function renderBoard(game, view, opts) {
   const board = BOARDS[game];
   if (!board) return null;
@@ -114,6 +167,7 @@ function playerTag(ctx, p, extra) {
   const cls = ["ptag"];
   if (v.current_player === p) cls.push("current");
   if (p === v.seat) cls.push("mine");
+  if (ctx.recentSeats.has(p)) cls.push("last-move");
   if (v.winners && v.winners.includes(p)) cls.push("winner");
   return el(
     "div",
@@ -131,6 +185,7 @@ function playerBox(ctx, p, meta, ...children) {
     { class: "pbox" + (ctx.view.current_player === p ? " current" : "") },
     playerTag(ctx, p, el("span", { class: "pmeta" }, meta)),
     ...children,
+    ctx.seatViews && ctx.board.seatHand ? ctx.board.seatHand(ctx, p, ctx.seatViews[p]) : null,
   );
 }
 
