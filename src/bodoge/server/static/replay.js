@@ -1,14 +1,20 @@
 // The replay viewer: step through a finished game's record, from any seat's view or with all cards
-// shown. The server computes the views (GET /api/tables/{id}/replay?move=k&seat=p|all).
+// shown on one board. The server computes the views (GET /api/tables/{id}/replay?move=k&seat=p|all);
+// every answer is kept, so stepping back and forth, and autoplay, fetch each position once.
 "use strict";
 
 const REPLAY_ID = decodeURIComponent(location.pathname.split("/").filter(Boolean).pop() || "");
+const PREFETCH = 3; // positions fetched ahead of the one shown
+const STEP_MS = 1000; // one autoplay step at speed 1
 let rTable = null;
 let rMove = 0;
 let rMoves = 0;
-let rSeat = "0";
+let rSeat = "all";
 let rData = null;
 let rToken = 0;
+let rTimer = null;
+let rProblem = ""; // an i18n key: why no position can be shown
+const rCache = new Map(); // `${seat}:${move}` -> promise of the server's answer
 
 function rSeatName(p) {
   const info = rTable && rTable.seats[p];
@@ -21,21 +27,62 @@ function rNotice(text) {
   node.hidden = !text;
 }
 
+// An error that keeps the HTTP status: a 409 means the game is still being played.
+async function fetchPosition(seat, move) {
+  const response = await fetch(`/api/tables/${encodeURIComponent(REPLAY_ID)}/replay?move=${move}&seat=${encodeURIComponent(seat)}`);
+  const body = await response.json().catch(() => null);
+  if (!response.ok) {
+    const error = new Error((body && typeof body.detail === "string" && body.detail) || response.statusText);
+    error.status = response.status;
+    throw error;
+  }
+  return body;
+}
+
+function position(seat, move) {
+  const key = `${seat}:${move}`;
+  if (!rCache.has(key)) {
+    const answer = fetchPosition(seat, move);
+    // A failed fetch is forgotten, so a later look tries again.
+    answer.catch(() => rCache.delete(key));
+    rCache.set(key, answer);
+  }
+  return rCache.get(key);
+}
+
+function prefetch(move) {
+  for (let k = move + 1; k <= Math.min(rMoves, move + PREFETCH); k++) position(rSeat, k).catch(() => {});
+}
+
 async function load(move) {
-  rMove = Math.max(0, Math.min(rMoves || move, move));
+  rMove = Math.max(0, Math.min(rMoves, move));
   const token = ++rToken;
   try {
-    const data = await api(
-      `/api/tables/${encodeURIComponent(REPLAY_ID)}/replay?move=${rMove}&seat=${encodeURIComponent(rSeat)}`,
-    );
+    const data = await position(rSeat, rMove);
     if (token !== rToken) return;
     rData = data;
     rMoves = data.moves;
+    rProblem = "";
     rNotice("");
     draw();
+    prefetch(rMove);
   } catch (e) {
-    rNotice(String(e.message || e));
+    if (token !== rToken) return;
+    stopAutoplay();
+    rProblem = e.status === 409 ? "replayUnfinished" : "";
+    rNotice(rProblem ? t(rProblem) : String(e.message || e));
   }
+}
+
+function drawBoard() {
+  const box = clear(document.getElementById("replay-board"));
+  const noop = () => {};
+  const opts = { seatName: rSeatName, send: noop, setPending: noop, readOnly: true };
+  const omniscient = !!rData.views;
+  const view = omniscient ? omniscientView(rData.game, rData.view, rData.views) : rData.view;
+  const drawn = renderBoard(rData.game, view, omniscient ? { ...opts, seatViews: rData.views } : opts);
+  box.append(drawn ? drawn.node : el("pre", {}, compact(view)));
+  box.dataset.seat = rSeat;
 }
 
 function draw() {
@@ -46,30 +93,61 @@ function draw() {
   const pos = document.getElementById("replay-pos");
   pos.textContent = `${t("move")} ${rData.move} / ${rMoves}`;
   pos.dataset.move = String(rData.move);
-  const box = clear(document.getElementById("replay-board"));
-  const noop = () => {};
-  const views = rData.views || [rData.view];
-  views.forEach((view) => {
-    const drawn = renderBoard(rData.game, view, { seatName: rSeatName, send: noop, setPending: noop, readOnly: true });
-    const title = view.seat == null ? t("spectating") : rSeatName(view.seat);
-    box.append(el("div", { class: "replay-seat" }, rData.views ? el("div", { class: "bsec-title" }, title) : null, drawn ? drawn.node : el("pre", {}, compact(view))));
-  });
-  box.dataset.seat = rSeat;
+  drawBoard();
   document.getElementById("replay-decision").textContent = decisionText(rData.view);
   const log = clear(document.getElementById("log"));
   (rData.view.log || []).forEach((event) => log.append(el("li", {}, eventText(event))));
   log.scrollTop = log.scrollHeight;
 }
 
+// Autoplay: one move per step at the chosen speed; it stops at the last move.
+function speed() {
+  return Number(document.getElementById("replay-speed").value) || 1;
+}
+
+function playing() {
+  return rTimer != null;
+}
+
+function stopAutoplay() {
+  if (rTimer != null) clearTimeout(rTimer);
+  rTimer = null;
+  drawPlayButton();
+}
+
+function autoplayStep() {
+  if (rMove >= rMoves) return stopAutoplay();
+  load(rMove + 1).then(() => {
+    if (playing()) rTimer = setTimeout(autoplayStep, STEP_MS / speed());
+  });
+}
+
+function toggleAutoplay() {
+  if (playing()) return stopAutoplay();
+  if (rMove >= rMoves) load(0);
+  rTimer = setTimeout(autoplayStep, STEP_MS / speed());
+  drawPlayButton();
+}
+
+function drawPlayButton() {
+  const button = document.getElementById("replay-play");
+  button.textContent = playing() ? t("pause") : t("play");
+  button.setAttribute("aria-pressed", playing() ? "true" : "false");
+}
+
 async function startReplay() {
   setupLangSwitch();
   onLangChange(() => {
     fillSeats();
+    drawPlayButton();
+    if (rProblem) rNotice(t(rProblem));
     draw();
   });
+  drawPlayButton();
   try {
     rTable = await api(`/api/tables/${encodeURIComponent(REPLAY_ID)}`);
   } catch (e) {
+    rProblem = "noTable";
     rNotice(t("noTable"));
     return;
   }
@@ -81,15 +159,20 @@ async function startReplay() {
     rSeat = seatSelect.value;
     load(rMove);
   });
-  document.getElementById("replay-first").addEventListener("click", () => load(0));
-  document.getElementById("replay-prev").addEventListener("click", () => load(rMove - 1));
-  document.getElementById("replay-next").addEventListener("click", () => load(rMove + 1));
-  document.getElementById("replay-last").addEventListener("click", () => load(rMoves));
-  document.getElementById("replay-move").addEventListener("input", (e) => load(Number(e.target.value)));
+  const manual = (move) => () => {
+    stopAutoplay();
+    load(move());
+  };
+  document.getElementById("replay-first").addEventListener("click", manual(() => 0));
+  document.getElementById("replay-prev").addEventListener("click", manual(() => rMove - 1));
+  document.getElementById("replay-next").addEventListener("click", manual(() => rMove + 1));
+  document.getElementById("replay-last").addEventListener("click", manual(() => rMoves));
+  document.getElementById("replay-play").addEventListener("click", toggleAutoplay);
+  document.getElementById("replay-move").addEventListener("input", (e) => manual(() => Number(e.target.value))());
   document.addEventListener("keydown", (e) => {
-    if (e.target && e.target.tagName === "INPUT") return;
-    if (e.key === "ArrowRight") load(rMove + 1);
-    else if (e.key === "ArrowLeft") load(rMove - 1);
+    if (e.target && ["INPUT", "SELECT"].includes(e.target.tagName)) return;
+    if (e.key === "ArrowRight") manual(() => rMove + 1)();
+    else if (e.key === "ArrowLeft") manual(() => rMove - 1)();
   });
   load(0);
 }
@@ -97,11 +180,10 @@ async function startReplay() {
 function fillSeats() {
   const select = document.getElementById("replay-seat");
   if (!rTable) return;
-  const value = select.value || rSeat;
   clear(select);
-  rTable.seats.forEach((_, p) => select.append(el("option", { value: String(p) }, rSeatName(p))));
   select.append(el("option", { value: "all" }, t("allCards")));
-  select.value = value;
+  rTable.seats.forEach((_, p) => select.append(el("option", { value: String(p) }, rSeatName(p))));
+  select.value = rSeat;
 }
 
 startReplay();

@@ -60,7 +60,7 @@ BOARDS.troika = {
     const pool = el(
       "div",
       { class: "pool" },
-      el("span", { class: "tile back" }, "?"),
+      el("span", { class: "tile back", "aria-hidden": "true" }, "?"), // the pool itself is named
       el("span", { class: "pool-count" }, `${T("pool")}: ${v.pool_size}`),
     );
     ctx.bind(pool, "draw", `${T("pool")}: ${v.pool_size}`);
