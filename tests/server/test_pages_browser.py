@@ -31,8 +31,8 @@ SIZES = {"desktop": (1280, 800), "phone": (390, 844)}
 READY = "#board[data-ready='1'] .legal"
 NAME = "Tester"
 # Words of 3+ ASCII letters a Japanese page may show: the player's name, the brand, the language
-# button, bots' agent names.
-ALLOWED = {NAME, "bodoge", "random"}
+# button, bots' agent names, the record's file format.
+ALLOWED = {NAME, "bodoge", "random", "JSON"}
 
 # The visible text nodes of the page, with the id of the nearest region that has one. The raw view
 # (#view, the fallback under the board) shows the view's own keys: data, not page text.
