@@ -8,22 +8,25 @@ BOARDS.troika = {
       mine: "Mine", pool: "Face-down pool", draw: "Draw", container: "Container", hand: "Hand",
       declared: "declared Troika", declare: "Declare Troika", chips: "chips", round: "Round",
       removed: "removed", returned: "returned face down by you", takePrompt: "Take a face-up tile, draw from the pool, return a tile, or declare.",
-      start: "start player", tiles: "tiles", lastRound: "Last round", tile: "tile",
-      inMine: "in the mine", inHand: "in your hand", inContainer: "in the container of", inHandOf: "in the hand of",
+      start: "start player", tiles: "tiles", lastRound: "Last round",
+      // A tile's name for screen readers, "{n}" its number, "{p}" a player (word order differs in Japanese).
+      inMine: "tile {n} in the mine", inHand: "tile {n} in your hand", inContainer: "tile {n} in the container of {p}",
+      inHandOf: "tile {n} in the hand of {p}",
     },
     ja: {
       mine: "採掘場", pool: "裏向きの山", draw: "引く", container: "コンテナ", hand: "手札",
       declared: "トロイカ宣言済み", declare: "トロイカ宣言", chips: "チップ", round: "ラウンド",
       removed: "除外", returned: "あなたが裏向きで戻した", takePrompt: "表向きのタイルを取る・山から引く・タイルを戻す・宣言する、のどれかを選んでください。",
-      start: "始まりの冒険者", tiles: "枚", lastRound: "前のラウンド", tile: "タイル",
-      inMine: "（採掘場）", inHand: "（あなたの手札）", inContainer: "（コンテナ）", inHandOf: "（手札）",
+      start: "始まりの冒険者", tiles: "枚", lastRound: "前のラウンド",
+      inMine: "採掘場のタイル {n}", inHand: "あなたの手札のタイル {n}", inContainer: "{p}のコンテナのタイル {n}",
+      inHandOf: "{p}の手札のタイル {n}",
     },
   },
 
-  // A tile; `where` names the place it lies for screen readers ("tile 14 in the container").
-  tile(ctx, n, act, where, extra) {
+  // A tile; `where` (a term key, and the player `p` it belongs to) names it for screen readers.
+  tile(ctx, n, act, where, p, extra) {
     const hue = Math.round(((n - 1) / 15) * 300);
-    const what = `${ctx.T("tile")} ${n} ${where}`;
+    const what = ctx.T(where).replace("{n}", String(n)).replace("{p}", p == null ? "" : ctx.seatName(p));
     const node = el(
       "span",
       { class: "tile" + (extra ? " " + extra : ""), style: { "--hue": hue }, title: what, dataset: { n } },
@@ -33,8 +36,7 @@ BOARDS.troika = {
   },
 
   seatHand(ctx, p, seatView) {
-    const where = `${ctx.T("inHandOf")} ${ctx.seatName(p)}`;
-    return el("div", { class: "tiles hand" }, (seatView.hand || []).map((n) => this.tile(ctx, n, null, where, "inhand")));
+    return el("div", { class: "tiles hand" }, (seatView.hand || []).map((n) => this.tile(ctx, n, null, "inHandOf", p, "inhand")));
   },
 
   prompt(ctx) {
@@ -65,7 +67,7 @@ BOARDS.troika = {
     );
     ctx.bind(pool, "draw", `${T("pool")}: ${v.pool_size}`);
     const faceUp = el("div", { class: "tiles mine-tiles" });
-    v.mine.forEach((n) => faceUp.append(this.tile(ctx, n, `take ${n}`, T("inMine"))));
+    v.mine.forEach((n) => faceUp.append(this.tile(ctx, n, `take ${n}`, "inMine")));
     root.append(section(T("mine"), el("div", { class: "mine" }, pool, faceUp)));
     if (v.returned_in_pool && v.returned_in_pool.length) {
       root.append(el("div", { class: "muted small" }, `${T("returned")}: ${v.returned_in_pool.join(" ")}`));
@@ -79,14 +81,14 @@ BOARDS.troika = {
       ]);
       const cont = el("div", { class: "tiles container" });
       const sorted = v.containers[p].slice().sort((a, b) => a - b);
-      sorted.forEach((n) => cont.append(this.tile(ctx, n, p === v.seat ? `return container ${n}` : null, `${T("inContainer")} ${ctx.seatName(p)}`)));
+      sorted.forEach((n) => cont.append(this.tile(ctx, n, p === v.seat ? `return container ${n}` : null, "inContainer", p)));
       box.append(el("div", { class: "muted small" }, T("container")), cont);
       players.append(box);
     }
     root.append(players);
     if (v.seat != null) {
       const hand = el("div", { class: "tiles hand" });
-      (v.hand || []).forEach((n) => hand.append(this.tile(ctx, n, `return hand ${n}`, T("inHand"), "inhand")));
+      (v.hand || []).forEach((n) => hand.append(this.tile(ctx, n, `return hand ${n}`, "inHand", null, "inhand")));
       const declare = ctx.button(T("declare"), "troika", "primary");
       root.append(section(bt("hand"), hand, declare));
     }
