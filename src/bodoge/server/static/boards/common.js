@@ -87,7 +87,7 @@ function boardContext(game, view, opts) {
     // then the action text, else `what` says what it is.
     bind(node, text, what) {
       node.dataset.act = text;
-      const key = node.dataset.n ?? node.dataset.code ?? node.dataset.id;
+      const key = node.dataset.n ?? node.dataset.code ?? node.dataset.id ?? node.dataset.snack;
       if (!ctx.isLegal(text)) return ctx.name(node, what, key);
       ctx.name(node, ctx.actionLabel(text), key);
       node.classList.add("legal");
@@ -120,8 +120,9 @@ function boardContext(game, view, opts) {
   return ctx;
 }
 
-// Fields of a log event that name the thing it moved: a tile, a card, a bottle.
-const MOVED_FIELDS = ["tile", "card", "target"];
+// Fields of a log event that name the thing it moved: a tile, a card, a bottle (Tokkuri's "tokkuri"),
+// a snack. (Not "target": in Tottarot it is a seat number, which would light up will tokens.)
+const MOVED_FIELDS = ["tile", "card", "tokkuri", "snack"];
 
 // What happened since the viewer's own last move (a spectator: the last seat's run of moves), at most
 // the last dozen events so a long wait does not light up half the table.
