@@ -68,6 +68,12 @@ const STRINGS = {
     next: "Next",
     last: "Last",
     keys: "Keys: 1–9 pick an action, Esc cancels a choice.",
+    play: "Play",
+    pause: "Pause",
+    speed: "Speed",
+    replayUnfinished: "This game is still being played: its replay opens once it is over.",
+    watchLive: "Watch it live",
+    chat: "Chat",
   },
   ja: {
     lobby: "ロビー",
@@ -134,6 +140,12 @@ const STRINGS = {
     next: "進む",
     last: "最後",
     keys: "キー：1〜9で行動を選択、Escで選択を取り消し。",
+    play: "再生",
+    pause: "一時停止",
+    speed: "速さ",
+    replayUnfinished: "この対局はまだ続いています。リプレイは終わってから見られます。",
+    watchLive: "観戦する",
+    chat: "チャット",
   },
 };
 
@@ -163,6 +175,9 @@ function applyStrings(root) {
   });
   (root || document).querySelectorAll("[data-i18n-placeholder]").forEach((node) => {
     node.placeholder = t(node.dataset.i18nPlaceholder);
+  });
+  (root || document).querySelectorAll("[data-i18n-aria-label]").forEach((node) => {
+    node.setAttribute("aria-label", t(node.dataset.i18nAriaLabel));
   });
   document.documentElement.lang = LANG;
 }

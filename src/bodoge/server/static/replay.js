@@ -1,37 +1,20 @@
 // The replay viewer: step through a finished game's record, from any seat's view or with all cards
-// shown on one board, by hand or playing by itself. The server computes the views (GET
-// /api/tables/{id}/replay?move=k&seat=p|all); each step is fetched once and kept here.
+// shown on one board. The server computes the views (GET /api/tables/{id}/replay?move=k&seat=p|all);
+// every answer is kept, so stepping back and forth, and autoplay, fetch each position once.
 "use strict";
 
-Object.assign(STRINGS.en, {
-  play: "Play",
-  pause: "Pause",
-  speed: "Speed",
-  hands: "Every hand",
-  chat: "Chat",
-  running: "This game is still being played: its replay opens once it is over.",
-  watchLive: "Watch it live",
-});
-Object.assign(STRINGS.ja, {
-  play: "再生",
-  pause: "一時停止",
-  speed: "速さ",
-  hands: "全員の手",
-  chat: "チャット",
-  running: "この対局はまだ続いています。終わるとリプレイを見られます。",
-  watchLive: "観戦する",
-});
-const STEPS = new Map(); // "seat:move" -> the server's answer: a step is fetched once
-const PREFETCH = 3; // steps fetched ahead of the one shown
-let rTimer = null; // the autoplay's interval
-
 const REPLAY_ID = decodeURIComponent(location.pathname.split("/").filter(Boolean).pop() || "");
+const PREFETCH = 3; // positions fetched ahead of the one shown
+const STEP_MS = 1000; // one autoplay step at speed 1
 let rTable = null;
 let rMove = 0;
 let rMoves = 0;
-let rSeat = "0";
+let rSeat = "all";
 let rData = null;
 let rToken = 0;
+let rTimer = null;
+let rProblem = ""; // an i18n key: why no position can be shown
+const rCache = new Map(); // `${seat}:${move}` -> promise of the server's answer
 
 function rSeatName(p) {
   const info = rTable && rTable.seats[p];
@@ -44,76 +27,67 @@ function rNotice(text) {
   node.hidden = !text;
 }
 
-function fetchStep(move, seat) {
-  // The step's answer, from the cache after the first time (a promise, so a step asked twice while
-  // it loads is fetched once).
-  const key = `${seat}:${move}`;
-  if (!STEPS.has(key)) {
-    const url = `/api/tables/${encodeURIComponent(REPLAY_ID)}/replay?move=${move}&seat=${encodeURIComponent(seat)}`;
-    const pending = api(url);
-    pending.catch(() => STEPS.delete(key)); // a failure is asked again next time
-    STEPS.set(key, pending);
+// An error that keeps the HTTP status: a 409 means the game is still being played.
+async function fetchPosition(seat, move) {
+  const response = await fetch(`/api/tables/${encodeURIComponent(REPLAY_ID)}/replay?move=${move}&seat=${encodeURIComponent(seat)}`);
+  const body = await response.json().catch(() => null);
+  if (!response.ok) {
+    const error = new Error((body && typeof body.detail === "string" && body.detail) || response.statusText);
+    error.status = response.status;
+    throw error;
   }
-  return STEPS.get(key);
+  return body;
+}
+
+function position(seat, move) {
+  const key = `${seat}:${move}`;
+  if (!rCache.has(key)) {
+    const answer = fetchPosition(seat, move);
+    // A failed fetch is forgotten, so a later look tries again.
+    answer.catch(() => rCache.delete(key));
+    rCache.set(key, answer);
+  }
+  return rCache.get(key);
+}
+
+function prefetch(move) {
+  for (let k = move + 1; k <= Math.min(rMoves, move + PREFETCH); k++) position(rSeat, k).catch(() => {});
 }
 
 async function load(move) {
-  rMove = Math.max(0, Math.min(rMoves || move, move));
+  rMove = Math.max(0, Math.min(rMoves, move));
   const token = ++rToken;
-  const seat = rSeat;
   try {
-    const data = await fetchStep(rMove, seat);
+    const data = await position(rSeat, rMove);
     if (token !== rToken) return;
     rData = data;
     rMoves = data.moves;
+    rProblem = "";
     rNotice("");
     draw();
-    for (let k = 1; k <= PREFETCH && rMove + k <= rMoves; k += 1) fetchStep(rMove + k, seat).catch(() => {});
+    prefetch(rMove);
   } catch (e) {
+    if (token !== rToken) return;
     stopAutoplay();
-    rNotice(String(e.message || e));
+    rProblem = e.status === 409 ? "replayUnfinished" : "";
+    rNotice(rProblem ? t(rProblem) : String(e.message || e));
+    if (rProblem) {
+      // A game in play: where to watch it instead.
+      const link = el("a", { href: `/t/${encodeURIComponent(REPLAY_ID)}`, id: "watch-live" }, t("watchLive"));
+      document.getElementById("notice").append(" ", link);
+    }
   }
 }
 
-function autoplayDelay() {
-  return 800 / Number(document.getElementById("replay-speed").value || 1);
-}
-
-function startAutoplay() {
-  if (rMove >= rMoves) load(0);
-  stopAutoplay();
-  rTimer = setInterval(() => {
-    if (rMove >= rMoves) stopAutoplay();
-    else load(rMove + 1);
-  }, autoplayDelay());
-  renderPlayButton();
-}
-
-function stopAutoplay() {
-  if (rTimer != null) clearInterval(rTimer);
-  rTimer = null;
-  renderPlayButton();
-}
-
-function renderPlayButton() {
-  const button = document.getElementById("replay-play");
-  button.textContent = rTimer == null ? `▶ ${t("play")}` : `⏸ ${t("pause")}`;
-  button.setAttribute("aria-pressed", rTimer == null ? "false" : "true");
-}
-
-// Every seat's own things that the spectator does not see (hands, snack cards, own tokkuri faces),
-// beside the one board: with `seat=all`, one board shows the table and this shows every hand.
-function handsOf(data) {
-  const open = data.view;
-  const rows = [];
-  (data.views || []).forEach((view, p) => {
-    const own = Object.entries(view).filter(
-      ([key, value]) =>
-        value != null && !["legal_actions", "log", "seat"].includes(key) && JSON.stringify(value) !== JSON.stringify(open[key]),
-    );
-    if (own.length) rows.push(el("li", {}, el("strong", {}, `${rSeatName(p)}: `), own.map(([key, value]) => `${key.replace(/_/g, " ")} ${compact(value)}`).join(" · ")));
-  });
-  return rows.length ? section(t("hands"), el("ul", { class: "hands" }, rows)) : null;
+function drawBoard() {
+  const box = clear(document.getElementById("replay-board"));
+  const noop = () => {};
+  const opts = { seatName: rSeatName, send: noop, setPending: noop, readOnly: true };
+  const omniscient = !!rData.views;
+  const view = omniscient ? omniscientView(rData.game, rData.view, rData.views) : rData.view;
+  const drawn = renderBoard(rData.game, view, omniscient ? { ...opts, seatViews: rData.views } : opts);
+  box.append(drawn ? drawn.node : el("pre", {}, compact(view)));
+  box.dataset.seat = rSeat;
 }
 
 function draw() {
@@ -124,13 +98,7 @@ function draw() {
   const pos = document.getElementById("replay-pos");
   pos.textContent = `${t("move")} ${rData.move} / ${rMoves}`;
   pos.dataset.move = String(rData.move);
-  const box = clear(document.getElementById("replay-board"));
-  const noop = () => {};
-  // One board: the seat's view, or with every card shown the table as all see it and every hand.
-  const view = rData.view;
-  const drawn = renderBoard(rData.game, view, { seatName: rSeatName, send: noop, setPending: noop, readOnly: true });
-  box.append(el("div", { class: "replay-seat" }, drawn ? drawn.node : el("pre", {}, compact(view)), rData.views ? handsOf(rData) : null));
-  box.dataset.seat = rSeat;
+  drawBoard();
   const chat = clear(document.getElementById("replay-chat"));
   (rData.chat || []).forEach((line) => chat.append(el("li", {}, el("strong", {}, `${line.name}: `), line.text)));
   document.getElementById("replay-chat-panel").hidden = !(rData.chat || []).length;
@@ -140,25 +108,55 @@ function draw() {
   log.scrollTop = log.scrollHeight;
 }
 
+// Autoplay: one move per step at the chosen speed; it stops at the last move.
+function speed() {
+  return Number(document.getElementById("replay-speed").value) || 1;
+}
+
+function playing() {
+  return rTimer != null;
+}
+
+function stopAutoplay() {
+  if (rTimer != null) clearTimeout(rTimer);
+  rTimer = null;
+  drawPlayButton();
+}
+
+function autoplayStep() {
+  if (rMove >= rMoves) return stopAutoplay();
+  load(rMove + 1).then(() => {
+    if (playing()) rTimer = setTimeout(autoplayStep, STEP_MS / speed());
+  });
+}
+
+function toggleAutoplay() {
+  if (playing()) return stopAutoplay();
+  if (rMove >= rMoves) load(0);
+  rTimer = setTimeout(autoplayStep, STEP_MS / speed());
+  drawPlayButton();
+}
+
+function drawPlayButton() {
+  const button = document.getElementById("replay-play");
+  button.textContent = playing() ? t("pause") : t("play");
+  button.setAttribute("aria-pressed", playing() ? "true" : "false");
+}
+
 async function startReplay() {
   setupLangSwitch();
   onLangChange(() => {
     fillSeats();
+    drawPlayButton();
+    if (rProblem) rNotice(t(rProblem));
     draw();
-    renderPlayButton();
   });
+  drawPlayButton();
   try {
     rTable = await api(`/api/tables/${encodeURIComponent(REPLAY_ID)}`);
   } catch (e) {
+    rProblem = "noTable";
     rNotice(t("noTable"));
-    return;
-  }
-  if (rTable.status === "playing") {
-    // No replay of a game in play (it would show the deal to its players): say so, and where to watch.
-    const node = document.getElementById("notice");
-    clear(node).append(t("running"), " ", el("a", { href: `/t/${encodeURIComponent(REPLAY_ID)}`, id: "watch-live" }, t("watchLive")));
-    node.hidden = false;
-    document.getElementById("title").textContent = pick(rTable.title);
     return;
   }
   document.getElementById("title").textContent = pick(rTable.title);
@@ -169,18 +167,20 @@ async function startReplay() {
     rSeat = seatSelect.value;
     load(rMove);
   });
-  document.getElementById("replay-play").addEventListener("click", () => (rTimer == null ? startAutoplay() : stopAutoplay()));
-  document.getElementById("replay-speed").addEventListener("change", () => rTimer != null && startAutoplay());
-  renderPlayButton();
-  document.getElementById("replay-first").addEventListener("click", () => load(0));
-  document.getElementById("replay-prev").addEventListener("click", () => load(rMove - 1));
-  document.getElementById("replay-next").addEventListener("click", () => load(rMove + 1));
-  document.getElementById("replay-last").addEventListener("click", () => load(rMoves));
-  document.getElementById("replay-move").addEventListener("input", (e) => load(Number(e.target.value)));
+  const manual = (move) => () => {
+    stopAutoplay();
+    load(move());
+  };
+  document.getElementById("replay-first").addEventListener("click", manual(() => 0));
+  document.getElementById("replay-prev").addEventListener("click", manual(() => rMove - 1));
+  document.getElementById("replay-next").addEventListener("click", manual(() => rMove + 1));
+  document.getElementById("replay-last").addEventListener("click", manual(() => rMoves));
+  document.getElementById("replay-play").addEventListener("click", toggleAutoplay);
+  document.getElementById("replay-move").addEventListener("input", (e) => manual(() => Number(e.target.value))());
   document.addEventListener("keydown", (e) => {
-    if (e.target && e.target.tagName === "INPUT") return;
-    if (e.key === "ArrowRight") load(rMove + 1);
-    else if (e.key === "ArrowLeft") load(rMove - 1);
+    if (e.target && ["INPUT", "SELECT"].includes(e.target.tagName)) return;
+    if (e.key === "ArrowRight") manual(() => rMove + 1)();
+    else if (e.key === "ArrowLeft") manual(() => rMove - 1)();
   });
   load(0);
 }
@@ -188,11 +188,10 @@ async function startReplay() {
 function fillSeats() {
   const select = document.getElementById("replay-seat");
   if (!rTable) return;
-  const value = select.value || rSeat;
   clear(select);
-  rTable.seats.forEach((_, p) => select.append(el("option", { value: String(p) }, rSeatName(p))));
   select.append(el("option", { value: "all" }, t("allCards")));
-  select.value = value;
+  rTable.seats.forEach((_, p) => select.append(el("option", { value: String(p) }, rSeatName(p))));
+  select.value = rSeat;
 }
 
 startReplay();

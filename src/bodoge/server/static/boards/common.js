@@ -11,25 +11,18 @@ const BOARD_STRINGS = {
     you: "you", cancel: "Cancel", chosen: "Chosen so far", hand: "Your hand", round: "Round",
     clickHint: "Click a highlighted item, or use the buttons below (keys 1–9).", endOfRound: "End of round",
     endOfGame: "End of game", winner: "Winner", score: "Score", noCards: "none", turn: "Turn",
-    watching: "watching", wait: "Waiting for", yourTurn: "Your turn", chooseItem: "Choose {item}",
-    lastMove: "just played",
+    watching: "watching", wait: "Waiting for", yourTurn: "Your turn",
   },
   ja: {
     you: "あなた", cancel: "取り消し", chosen: "選択中", hand: "あなたの手札", round: "ラウンド",
     clickHint: "光っているものをクリック、または下のボタン（1〜9キー）で選んでください。", endOfRound: "ラウンド終了",
     endOfGame: "ゲーム終了", winner: "勝者", score: "得点", noCards: "なし", turn: "ターン",
-    watching: "観戦中", wait: "待っています：", yourTurn: "あなたの手番", chooseItem: "{item}を選ぶ",
-    lastMove: "直前の手",
+    watching: "観戦中", wait: "待っています：", yourTurn: "あなたの手番",
   },
 };
 
 function bt(key) {
   return (BOARD_STRINGS[LANG] && BOARD_STRINGS[LANG][key]) || BOARD_STRINGS.en[key] || key;
-}
-
-// An action's words in the page's language (the engine writes both: `text` and `text_ja`).
-function localAction(action) {
-  return LANG === "ja" && action.text_ja ? action.text_ja : action.text;
 }
 
 const SVG_NS = "http://www.w3.org/2000/svg";
@@ -47,9 +40,15 @@ function svgEl(tag, attrs, ...children) {
 function boardContext(game, view, opts) {
   const board = BOARDS[game] || {};
   const legal = opts.readOnly ? [] : view.legal_actions || [];
+  const recent = recentEvents(view);
   const ctx = {
     view,
+    board,
+    seatViews: opts.seatViews || null,
     legal,
+    recent,
+    recentThings: new Set(recent.flatMap((e) => MOVED_FIELDS.map((k) => e[k]).filter((x) => x != null).map(String))),
+    recentSeats: new Set(recent.map((e) => e.seat).filter((p) => p != null)),
     pending: opts.pending || "",
     seat: view.seat,
     seatName: opts.seatName || ((p) => `P${p}`),
@@ -71,20 +70,26 @@ function boardContext(game, view, opts) {
       if (exact && found.length === 1) opts.send(exact.id);
       else opts.setPending(text);
     },
-    // What a screen reader says for an item bound to `text`: the action itself, in the page's
-    // language, or "choose X" where the item starts a choice made step by step.
-    label(text, node) {
-      const exact = ctx.legal.find((a) => a.text === text);
-      if (exact) return localAction(exact);
-      return bt("chooseItem").replace("{item}", node.textContent.trim() || text);
+    // The action's text in the page's language; a prefix of several actions keeps its own text.
+    actionLabel(text) {
+      const exact = legal.find((a) => a.text === text);
+      if (!exact) return text;
+      return LANG === "ja" && exact.text_ja ? exact.text_ja : exact.text;
     },
-    // Make node clickable for the action text (or prefix) when it is legal now.
-    bind(node, text) {
+    // Name a thing on the board for screen readers ("tile 14 in the container"), and mark it when the
+    // last moves touched it (`key`: its tile number, card code or bottle id).
+    name(node, what, key) {
+      if (what) node.setAttribute("aria-label", what);
+      if (key != null && ctx.recentThings.has(String(key))) node.classList.add("last-move");
+      return node;
+    },
+    // Make node clickable for the action text (or prefix) when it is legal now; its accessible name is
+    // then the action text, else `what` says what it is.
+    bind(node, text, what) {
       node.dataset.act = text;
-      if (!ctx.isLegal(text)) return node;
-      const label = ctx.label(text, node);
-      node.setAttribute("aria-label", label);
-      node.setAttribute("title", label);
+      const key = node.dataset.n ?? node.dataset.code ?? node.dataset.id ?? node.dataset.snack;
+      if (!ctx.isLegal(text)) return ctx.name(node, what, key);
+      ctx.name(node, ctx.actionLabel(text), key);
       node.classList.add("legal");
       node.setAttribute("tabindex", "0");
       node.setAttribute("role", "button");
@@ -115,43 +120,45 @@ function boardContext(game, view, opts) {
   return ctx;
 }
 
+// Fields of a log event that name the thing it moved: a tile, a card, a bottle (Tokkuri's "tokkuri"),
+// a snack. (Not "target": in Tottarot it is a seat number, which would light up will tokens.)
+const MOVED_FIELDS = ["tile", "card", "tokkuri", "snack"];
+
+// What happened since the viewer's own last move (a spectator: the last seat's run of moves), at most
+// the last dozen events so a long wait does not light up half the table.
+function recentEvents(view) {
+  const log = view.log || [];
+  const seats = log.map((e) => e.seat);
+  let start;
+  if (view.seat != null) {
+    const mine = seats.lastIndexOf(view.seat);
+    // Nothing since my own move (I just moved): show that move.
+    start = mine === log.length - 1 ? mine : mine + 1;
+  } else {
+    start = log.length;
+    for (let i = log.length - 1; i >= 0; i--) {
+      if (seats[i] == null) continue;
+      if (start < log.length && seats[start] != null && seats[i] !== seats[start]) break;
+      start = i;
+    }
+  }
+  return log.slice(Math.max(start, log.length - 12));
+}
+
+// The replay's one omniscient board: the spectator's view with what each seat knows of its own filled
+// in (the board's `reveal`); pass the seats' views as opts.seatViews to draw each hand in its box.
+function omniscientView(game, spectator, views) {
+  const board = BOARDS[game] || {};
+  return board.reveal ? board.reveal(structuredClone(spectator), views) : spectator;
+}
+
 function renderBoard(game, view, opts) {
   const board = BOARDS[game];
   if (!board) return null;
   const ctx = boardContext(game, view, opts);
   const root = el("div", { class: `board board-${game}` });
   root.append(board.render(ctx));
-  markLastMoves(root, view);
   return { node: root, prompt: board.prompt ? board.prompt(ctx) : null, ctx };
-}
-
-// What the others did since this seat last acted (a spectator: the newest event): their boxes and the
-// tiles or cards their events name get `.last-move`, so the board shows the story, not only the log.
-function markLastMoves(root, view) {
-  const log = view.log || [];
-  let from = log.length - 1;
-  if (view.seat != null) {
-    const mine = log.map((e) => e.seat).lastIndexOf(view.seat);
-    from = Math.max(mine + 1, log.length - 8);
-  }
-  const recent = log.slice(Math.max(0, from)).filter((e) => e.seat != null && e.seat !== view.seat);
-  const codes = new Set();
-  for (const event of recent) {
-    const tag = root.querySelector(`.ptag[data-seat="${event.seat}"]`);
-    const box = tag && tag.closest(".pbox");
-    if (box) box.classList.add("last-move");
-    for (const key of ["tile", "card"]) if (event[key] != null) codes.add(String(event[key]));
-    for (const key of ["tiles", "cards"]) for (const c of event[key] || []) if (c != null) codes.add(String(c));
-  }
-  if (!codes.size) return;
-  // Only the newest place a component shows up: it sits where the move put it.
-  root.querySelectorAll(".tile, .card").forEach((node) => {
-    const code = node.dataset.code || node.dataset.n || (node.firstChild && node.firstChild.textContent.trim());
-    if (code && codes.has(code)) {
-      node.classList.add("last-move");
-      if (!node.getAttribute("aria-label")) node.setAttribute("aria-label", `${node.textContent.trim()} (${bt("lastMove")})`);
-    }
-  });
 }
 
 // Shared pieces -------------------------------------------------------------------------------------
@@ -161,6 +168,7 @@ function playerTag(ctx, p, extra) {
   const cls = ["ptag"];
   if (v.current_player === p) cls.push("current");
   if (p === v.seat) cls.push("mine");
+  if (ctx.recentSeats.has(p)) cls.push("last-move");
   if (v.winners && v.winners.includes(p)) cls.push("winner");
   return el(
     "div",
@@ -178,6 +186,7 @@ function playerBox(ctx, p, meta, ...children) {
     { class: "pbox" + (ctx.view.current_player === p ? " current" : "") },
     playerTag(ctx, p, el("span", { class: "pmeta" }, meta)),
     ...children,
+    ctx.seatViews && ctx.board.seatHand ? ctx.board.seatHand(ctx, p, ctx.seatViews[p]) : null,
   );
 }
 

@@ -9,7 +9,7 @@ BOARDS.hangover = {
       columns: "Snack columns", yourSnacks: "Your snacks to arrange", drinker: "drinker", non_drinker: "non-drinker",
       out_non_drinker: "out (non-drinker)", hung_over: "hung over", declare: "Declare non-drinker", pass: "Pass",
       stop: "Stop flipping", judging: "Judgement", flipped: "flipped", faceDown: "face down", lastTrick: "Last trick",
-      column: "Column", value: "Use",
+      column: "Column", value: "Use", card: "card", snack: "snack",
       prompt_arrange: "Arrange your snack cards: click them in the order of columns 1, 2, 3, …",
       prompt_declare: "Declare non-drinker (下戸), or pass.",
       prompt_trick: "Play a card from your hand (follow the lead suit if you can).",
@@ -22,7 +22,7 @@ BOARDS.hangover = {
       columns: "肴の列", yourSnacks: "並べる肴カード", drinker: "ドリンカー", non_drinker: "下戸",
       out_non_drinker: "脱落(下戸)", hung_over: "ハングオーバー(敗北)", declare: "下戸宣言", pass: "パス",
       stop: "めくるのをやめる", judging: "泥酔判定", flipped: "めくった肴", faceDown: "伏せ", lastTrick: "前のトリック",
-      column: "列", value: "値",
+      column: "列", value: "値", card: "カード", snack: "肴",
       prompt_arrange: "肴カードを列1、2、3…の順にクリックして並べてください。",
       prompt_declare: "下戸宣言をするか、パスしてください。",
       prompt_trick: "手札からカードを出してください（リードのスートがあればフォロー）。",
@@ -52,9 +52,15 @@ BOARDS.hangover = {
     );
     if (act) {
       const verb = ["play", "discard"].find((x) => ctx.isLegal(`${x} ${code}`));
-      if (verb) ctx.bind(node, `${verb} ${code}`);
+      if (verb) return ctx.bind(node, `${verb} ${code}`, `${ctx.T("card")} ${code}`);
     }
-    return node;
+    return ctx.name(node, `${ctx.T("card")} ${code}`, code);
+  },
+
+  seatHand(ctx, p, seatView) {
+    const you = seatView.you || {};
+    const cards = [...(you.hand || []), ...(you.face_down || [])];
+    return el("div", { class: "cards" }, cards.map((code) => this.card(ctx, code)));
   },
 
   value(code) {
@@ -64,8 +70,8 @@ BOARDS.hangover = {
 
   snack(ctx, s, act, small) {
     const node = el("div", { class: "card" + (small ? " small" : ""), dataset: { snack: s } }, el("small", {}, "肴"), s);
-    if (act) ctx.bind(node, act);
-    return node;
+    const what = `${ctx.T("snack")} ${s}`;
+    return act ? ctx.bind(node, act, what) : ctx.name(node, what, s);
   },
 
   render(ctx) {

@@ -14,7 +14,7 @@ BOARDS.tokkuri = {
       prompt_target: "Choose the tokkuri to drink from.",
       prompt_victim: "Choose the player whose card you draw.",
       prompt_give: "Choose a card to pass to the left.",
-      chooseUse: "Use this card to…", dummy: "dummy", troubleCard: "trouble", empty: "empty",
+      chooseUse: "Use this card to…", bottle: "tokkuri", card: "card", dummy: "dummy", troubleCard: "trouble", empty: "empty",
     },
     ja: {
       round: "ラウンド", deck: "山札", discard: "捨て札", balance: "所持金", captured: "獲得", hand: "手札",
@@ -24,7 +24,7 @@ BOARDS.tokkuri = {
       prompt_target: "飲むトックリを選んでください。",
       prompt_victim: "カードを引かれる人を選んでください。",
       prompt_give: "左隣に渡すカードを選んでください。",
-      chooseUse: "このカードで…", dummy: "ダミー", troubleCard: "やっかい", empty: "空",
+      chooseUse: "このカードで…", bottle: "トックリ", card: "カード", dummy: "ダミー", troubleCard: "やっかい", empty: "空",
     },
   },
   selected: null,
@@ -43,6 +43,21 @@ BOARDS.tokkuri = {
     if (code === "dummy") return ctx.T("dummy");
     if (code === "trouble") return ctx.T("troubleCard");
     return code;
+  },
+
+  // Each bottle's face-down card is known to its owner only.
+  reveal(view, views) {
+    view.tokkuri.forEach((t, i) => {
+      t.card = views[t.owner].tokkuri[i].card;
+    });
+    return view;
+  },
+
+  seatHand(ctx, p, seatView) {
+    const cards = (seatView.hand || []).map((code) =>
+      ctx.name(el("div", { class: "card small", dataset: { code } }, this.cardLabel(ctx, code)), `${ctx.T("card")} ${this.cardLabel(ctx, code)}`, code),
+    );
+    return el("div", { class: "cards" }, cards);
   },
 
   bottle(ctx, t) {
@@ -69,7 +84,7 @@ BOARDS.tokkuri = {
       svg,
       el("span", { class: "blabel" }, t.id, t.card ? ` (${this.cardLabel(ctx, t.card)})` : ""),
     );
-    return ctx.bind(node, `target ${t.id}`);
+    return ctx.bind(node, `target ${t.id}`, `${ctx.T("bottle")} ${t.id} · ${ctx.T("level")} ${t.level}/10`);
   },
 
   render(ctx) {
@@ -102,7 +117,7 @@ BOARDS.tokkuri = {
         el("div", { class: "bottles" }, mine.map((t) => self.bottle(ctx, t))),
       );
       box.style.borderLeft = `5px solid ${TOKKURI_COLORS[p % 4]}`;
-      ctx.bind(box, `victim P${p}`);
+      ctx.bind(box, `victim P${p}`, ctx.who(p));
       players.append(box);
     }
     root.append(players);
@@ -112,12 +127,15 @@ BOARDS.tokkuri = {
         const card = el("div", { class: "card" + (self.selected === i ? " selected" : ""), dataset: { code } }, self.cardLabel(ctx, code));
         const uses = [`place ${code}`, `drink ${code}`, `give ${code}`].filter((x) => ctx.isLegal(x));
         if (code === "trouble") uses.push(...["place trouble"].filter((x) => ctx.isLegal(x) && !uses.includes(x)));
-        if (uses.length === 1) ctx.bind(card, uses[0]);
+        const what = `${T("card")} ${self.cardLabel(ctx, code)}`;
+        if (uses.length === 1) ctx.bind(card, uses[0], what);
+        else if (!uses.length) ctx.name(card, what, code);
         else if (uses.length > 1) {
           card.classList.add("legal");
           card.setAttribute("tabindex", "0");
           card.setAttribute("role", "button");
           card.dataset.act = `card ${code}`;
+          card.setAttribute("aria-label", what);
           const pick = () => {
             self.selected = i;
             ctx.refresh();

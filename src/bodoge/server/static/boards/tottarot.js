@@ -13,7 +13,7 @@ BOARDS.tottarot = {
       prompt_share: "SHARE: choose a player to show declared cards to each other.",
       prompt_peek: "PEEK: choose a player whose declared card you look at.",
       icons: "Icons: SHARE — you and a player show each other your declared cards; PEEK — look at a declared card; EXPOSE — a declared card is shown to all; INVERT — the next decided card is turned upside down (its points reversed).",
-      pending: "Icons to resolve",
+      pending: "Icons to resolve", card: "card", faceDown: "face-down card",
     },
     ja: {
       round: "ラウンド", turn: "ターン", deck: "山札", discard: "捨て札", declared: "宣告された運命", row: "決定された運命",
@@ -24,7 +24,7 @@ BOARDS.tottarot = {
       prompt_share: "見せ合い：宣告カードを見せ合う相手を選んでください。",
       prompt_peek: "覗き見：宣告カードを覗く相手を選んでください。",
       icons: "アイコン：見せ合い — 相手と宣告カードを見せ合う／覗き見 — 宣告カードを覗く／公開 — 宣告カードを全員に公開／反転 — 次に決定するカードを上下逆さまに（点数が逆）。",
-      pending: "未解決のアイコン",
+      pending: "未解決のアイコン", card: "カード", faceDown: "伏せたカード",
     },
   },
   ICONS: { SHARE: { en: "share", ja: "見せ合い" }, PEEK: { en: "peek", ja: "覗き見" }, EXPOSE: { en: "expose", ja: "公開" }, INVERT: { en: "invert", ja: "反転" } },
@@ -35,17 +35,28 @@ BOARDS.tottarot = {
   },
 
   card(ctx, code, inverted, small) {
-    if (code == null) return el("div", { class: "card back" + (small ? " small" : "") }, "?");
+    if (code == null) return ctx.name(el("div", { class: "card back" + (small ? " small" : "") }, "?"), ctx.T("faceDown"));
     const info = this.cardInfo(ctx, code);
+    const name = LANG === "ja" ? info.name_ja : info.name_en;
     const pts = inverted ? -info.points : info.points;
-    return el(
+    const node = el(
       "div",
       { class: "card" + (inverted ? " inverted" : "") + (small ? " small" : ""), dataset: { code }, title: code },
-      el("small", {}, LANG === "ja" ? info.name_ja : info.name_en),
+      el("small", {}, name),
       el("span", { class: info.points >= 0 ? "pos" : "neg" }, `${info.points > 0 ? "+" : ""}${info.points}`),
       info.icon ? el("small", {}, "◆ " + pick(this.ICONS[info.icon] || info.icon)) : null,
       inverted ? el("small", { class: "muted" }, `(${pts > 0 ? "+" : ""}${pts})`) : null,
     );
+    return ctx.name(node, `${ctx.T("card")} ${name} ${pts > 0 ? "+" : ""}${pts}`, code);
+  },
+
+  // A declared fate and a hidden bid are known to their seat.
+  reveal(view, views) {
+    views.forEach((seatView, p) => {
+      view.declared[p] = seatView.declared[p];
+      if (view.bids && seatView.bids) view.bids[p] = seatView.bids[p];
+    });
+    return view;
   },
 
   prompt(ctx) {
@@ -70,8 +81,8 @@ BOARDS.tottarot = {
     for (let p = 0; p < v.players; p++) {
       const d = v.declared[p];
       const declared = d.holds ? this.card(ctx, d.card, false) : el("div", { class: "muted small" }, T("none"));
-      if (d.holds) ctx.bind(declared, `steal P${p}`);
-      const bid = v.bids_revealed && v.bids[p] != null
+      if (d.holds) ctx.bind(declared, `steal P${p}`, `${T("declared")}: ${ctx.who(p)}`);
+      const bid = v.bids && v.bids[p] != null
         ? el("span", { class: "token" }, String(v.bids[p]))
         : v.has_bid[p]
           ? el("span", { class: "token hidden", title: T("hidden") }, "?")
@@ -81,7 +92,9 @@ BOARDS.tottarot = {
       [0, 1, 2, 3].forEach((n) => {
         if (!unused.includes(n) && !(v.used_tokens[p] || []).includes(n)) return;
         const tok = el("span", { class: "token" + (unused.includes(n) ? "" : " used"), dataset: { n } }, String(n));
-        if (p === v.seat) ctx.bind(tok, `bid ${n}`);
+        const what = `${T("will")} ${n}`;
+        if (p === v.seat) ctx.bind(tok, `bid ${n}`, what);
+        else ctx.name(tok, what);
         tokens.append(tok);
       });
       const row = el("div", { class: "rowcards" }, (v.rows[p] || []).map((c) => this.card(ctx, c.card, c.inverted, true)));
@@ -98,7 +111,7 @@ BOARDS.tottarot = {
         el("div", { class: "muted small" }, T("row")),
         row,
       );
-      ctx.bind(box, ctx.isLegal(`share P${p}`) ? `share P${p}` : `peek P${p}`);
+      ctx.bind(box, ctx.isLegal(`share P${p}`) ? `share P${p}` : `peek P${p}`, null);
       players.append(box);
     }
     root.append(players);

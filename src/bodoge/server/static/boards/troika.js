@@ -5,29 +5,38 @@
 BOARDS.troika = {
   terms: {
     en: {
-      mine: "Mine", pool: "Face-down pool", draw: "Draw", container: "Container", hand: "Hand", tile: "tile",
+      mine: "Mine", pool: "Face-down pool", draw: "Draw", container: "Container", hand: "Hand",
       declared: "declared Troika", declare: "Declare Troika", chips: "chips", round: "Round",
       removed: "removed", returned: "returned face down by you", takePrompt: "Take a face-up tile, draw from the pool, return a tile, or declare.",
       start: "start player", tiles: "tiles", lastRound: "Last round",
+      // A tile's name for screen readers, "{n}" its number, "{p}" a player (word order differs in Japanese).
+      inMine: "tile {n} in the mine", inHand: "tile {n} in your hand", inContainer: "tile {n} in the container of {p}",
+      inHandOf: "tile {n} in the hand of {p}",
     },
     ja: {
-      mine: "採掘場", pool: "裏向きの山", draw: "引く", container: "コンテナ", hand: "手札", tile: "タイル",
+      mine: "採掘場", pool: "裏向きの山", draw: "引く", container: "コンテナ", hand: "手札",
       declared: "トロイカ宣言済み", declare: "トロイカ宣言", chips: "チップ", round: "ラウンド",
       removed: "除外", returned: "あなたが裏向きで戻した", takePrompt: "表向きのタイルを取る・山から引く・タイルを戻す・宣言する、のどれかを選んでください。",
       start: "始まりの冒険者", tiles: "枚", lastRound: "前のラウンド",
+      inMine: "採掘場のタイル {n}", inHand: "あなたの手札のタイル {n}", inContainer: "{p}のコンテナのタイル {n}",
+      inHandOf: "{p}の手札のタイル {n}",
     },
   },
 
-  tile(ctx, n, act, extra) {
+  // A tile; `where` (a term key, and the player `p` it belongs to) names it for screen readers.
+  tile(ctx, n, act, where, p, extra) {
     const hue = Math.round(((n - 1) / 15) * 300);
-    // Named for what it is ("tile 14"), not a bare "14"; a legal one is named for its action (bind).
-    const name = `${ctx.T("tile")} ${n}`;
+    const what = ctx.T(where).replace("{n}", String(n)).replace("{p}", p == null ? "" : ctx.seatName(p));
     const node = el(
       "span",
-      { class: "tile" + (extra ? " " + extra : ""), style: { "--hue": hue }, title: name, "aria-label": name, dataset: { n } },
+      { class: "tile" + (extra ? " " + extra : ""), style: { "--hue": hue }, title: what, dataset: { n } },
       String(n),
     );
-    return act ? ctx.bind(node, act) : node;
+    return act ? ctx.bind(node, act, what) : ctx.name(node, what, n);
+  },
+
+  seatHand(ctx, p, seatView) {
+    return el("div", { class: "tiles hand" }, (seatView.hand || []).map((n) => this.tile(ctx, n, null, "inHandOf", p, "inhand")));
   },
 
   prompt(ctx) {
@@ -53,12 +62,12 @@ BOARDS.troika = {
     const pool = el(
       "div",
       { class: "pool" },
-      el("span", { class: "tile back" }, "?"),
+      el("span", { class: "tile back", "aria-hidden": "true" }, "?"), // the pool itself is named
       el("span", { class: "pool-count" }, `${T("pool")}: ${v.pool_size}`),
     );
-    ctx.bind(pool, "draw");
+    ctx.bind(pool, "draw", `${T("pool")}: ${v.pool_size}`);
     const faceUp = el("div", { class: "tiles mine-tiles" });
-    v.mine.forEach((n) => faceUp.append(this.tile(ctx, n, `take ${n}`)));
+    v.mine.forEach((n) => faceUp.append(this.tile(ctx, n, `take ${n}`, "inMine")));
     root.append(section(T("mine"), el("div", { class: "mine" }, pool, faceUp)));
     if (v.returned_in_pool && v.returned_in_pool.length) {
       root.append(el("div", { class: "muted small" }, `${T("returned")}: ${v.returned_in_pool.join(" ")}`));
@@ -72,14 +81,14 @@ BOARDS.troika = {
       ]);
       const cont = el("div", { class: "tiles container" });
       const sorted = v.containers[p].slice().sort((a, b) => a - b);
-      sorted.forEach((n) => cont.append(this.tile(ctx, n, p === v.seat ? `return container ${n}` : null)));
+      sorted.forEach((n) => cont.append(this.tile(ctx, n, p === v.seat ? `return container ${n}` : null, "inContainer", p)));
       box.append(el("div", { class: "muted small" }, T("container")), cont);
       players.append(box);
     }
     root.append(players);
     if (v.seat != null) {
       const hand = el("div", { class: "tiles hand" });
-      (v.hand || []).forEach((n) => hand.append(this.tile(ctx, n, `return hand ${n}`, "inhand")));
+      (v.hand || []).forEach((n) => hand.append(this.tile(ctx, n, `return hand ${n}`, "inHand", null, "inhand")));
       const declare = ctx.button(T("declare"), "troika", "primary");
       root.append(section(bt("hand"), hand, declare));
     }
