@@ -236,3 +236,28 @@ def test_an_unfinished_tables_replay_says_why(browser: Any, live: ProcessServer,
     assert expected in page.inner_text("#notice")
     assert not errors, errors
     page.context.close()
+
+
+# Every string table's keys, English against Japanese: (table, keys only in English, keys only in Japanese).
+STRING_TABLES = """() => {
+  const tables = [["STRINGS", STRINGS], ["BOARD_STRINGS", BOARD_STRINGS]];
+  for (const [game, board] of Object.entries(BOARDS)) tables.push([game, board.terms]);
+  return tables.map(([name, table]) => [
+    name,
+    Object.keys(table.en).filter((k) => !(k in table.ja)),
+    Object.keys(table.ja).filter((k) => !(k in table.en)),
+  ]);
+}"""
+
+
+def test_every_string_has_both_languages(browser: Any, live: ProcessServer) -> None:
+    created = new_table(live, "troika")
+    page, errors = new_page(browser, "ja", "desktop")
+    page.goto(live.url + created["seats"][0]["join_url"])
+    page.wait_for_selector(READY)
+    tables = page.evaluate(STRING_TABLES)
+    assert len(tables) == 2 + len(GAMES)
+    assert all(not en_only and not ja_only for _, en_only, ja_only in tables), tables
+    assert page.evaluate("STRINGS.ja.players") == "プレイヤー"  # the Players panel, not 人数 (a count)
+    assert not errors
+    page.context.close()
