@@ -132,8 +132,9 @@ function recentEvents(view) {
   let start;
   if (view.seat != null) {
     const mine = seats.lastIndexOf(view.seat);
-    // Nothing since my own move (I just moved): show that move.
-    start = mine === log.length - 1 ? mine : mine + 1;
+    // No one moved since my own move (I just moved, or it ended the round): show that move too.
+    const othersSince = seats.slice(mine + 1).some((seat) => seat != null);
+    start = mine >= 0 && !othersSince ? mine : mine + 1;
   } else {
     start = log.length;
     for (let i = log.length - 1; i >= 0; i--) {
