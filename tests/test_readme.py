@@ -41,6 +41,19 @@ def blocks(path: Path) -> list[tuple[str, str, str | None]]:
     return found
 
 
+def run_here(argv: list[str], cwd: Path) -> subprocess.CompletedProcess[str]:
+    """A command as a reader runs it: in a fresh folder, with no input, within the block timeout."""
+    return subprocess.run(
+        argv,
+        cwd=cwd,
+        env=environment(),
+        stdin=subprocess.DEVNULL,
+        capture_output=True,
+        text=True,
+        timeout=BLOCK_TIMEOUT,
+    )
+
+
 def environment() -> dict[str, str]:
     """A reader's shell after `. .venv/bin/activate`: the project's commands first on PATH."""
     bin_dir = Path(sys.executable).parent
@@ -65,15 +78,7 @@ def test_every_skipped_block_says_why() -> None:
 def test_shell_block_runs(index: int, body: str, tmp_path: Path) -> None:
     # `. .venv/bin/activate` is the reader's first line: here the environment already is active.
     script = "\n".join(line for line in body.splitlines() if line.strip() != ". .venv/bin/activate")
-    done = subprocess.run(
-        ["bash", "-euo", "pipefail", "-c", script],
-        cwd=tmp_path,
-        env=environment(),
-        stdin=subprocess.DEVNULL,
-        capture_output=True,
-        text=True,
-        timeout=BLOCK_TIMEOUT,
-    )
+    done = run_here(["bash", "-euo", "pipefail", "-c", script], tmp_path)
     assert done.returncode == 0, (
         f"README block {index} failed:\n{body}\n{done.stdout[-2000:]}\n{done.stderr[-2000:]}"
     )
@@ -84,15 +89,7 @@ def test_python_blocks_run_in_order(tmp_path: Path) -> None:
     code = [body for lang, body, why in blocks(README) if lang == "python" and why is None]
     assert len(code) >= 3
     script = "\n".join(f"print('--- block {i}', flush=True)\n{body}" for i, body in enumerate(code))
-    done = subprocess.run(
-        [sys.executable, "-c", script],
-        cwd=tmp_path,
-        env=environment(),
-        stdin=subprocess.DEVNULL,
-        capture_output=True,
-        text=True,
-        timeout=BLOCK_TIMEOUT,
-    )
+    done = run_here([sys.executable, "-c", script], tmp_path)
     assert done.returncode == 0, f"{done.stdout[-1500:]}\n{done.stderr[-3000:]}"
 
 

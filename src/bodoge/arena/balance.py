@@ -155,7 +155,8 @@ def _design_effect(decided: list[Record], n: int, total: int) -> float:
 # -- skill and luck ---------------------------------------------------------------------------------
 
 
-def _agent_labels(records: list[Record]) -> list[str]:
+def agent_labels(records: list[Record]) -> list[str]:
+    """The agents' specs, in the order they first appear (the summary's and the ladder's order)."""
     labels: list[str] = []
     for r in records:
         for a in r["arena"]["agents"]:
@@ -196,7 +197,7 @@ def skill(records: list[Record], players: int) -> dict[str, Any] | None:
     [{stronger, weaker, difference: Estimate (Bonferroni), p, p_holm}] between neighbours,
     confidence (of the step intervals) and expected: whether the built-in agents present rank as
     EXPECTED_ORDER (None when fewer than two of them are present)."""
-    labels = _agent_labels(records)
+    labels = agent_labels(records)
     if len(labels) < 2:
         return None
     rungs: list[dict[str, Any]] = []

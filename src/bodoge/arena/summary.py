@@ -32,21 +32,12 @@ from bodoge.arena.stats import (
 Record = dict[str, Any]
 
 
-def _agent_labels(records: list[Record]) -> list[str]:
-    labels: list[str] = []
-    for r in records:
-        for a in r["arena"]["agents"]:
-            if a not in labels:
-                labels.append(a)
-    return labels
-
-
 def ratings(records: list[Record]) -> dict[str, dict[str, float]]:
     """openskill Plackett–Luce ratings of the agents over the records, in their order."""
     from openskill.models import PlackettLuce
 
     model = PlackettLuce()
-    labels = _agent_labels(records)
+    labels = balance.agent_labels(records)
     current = {a: model.rating(name=a) for a in labels}
     for r in records:
         seats = r["arena"]["agents"]
@@ -74,7 +65,7 @@ def summarize_variant(records: list[Record], players: int) -> dict[str, Any]:
     """The summary of one variant's records (see the module docstring)."""
     n = players
     fair = 1.0 / n
-    labels = _agent_labels(records)
+    labels = balance.agent_labels(records)
     agents: list[dict[str, Any]] = []
     for label in labels:
         wins: list[tuple[Hashable, float]] = []
