@@ -190,3 +190,36 @@ def test_a_tiny_tune_writes_its_files_and_resumes(tmp_path: Path) -> None:
     other[other.index("balance")] = "drama"
     changed = runner.invoke(app, other)
     assert changed.exit_code != 0 and "the same game" in changed.output
+
+
+def test_ctrl_c_keeps_the_study_and_writes_the_report(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from bodoge.arena import tune as tuning
+
+    real = tuning.measure_trial
+    calls: list[int] = []
+
+    def interrupted(*args: Any, **kwargs: Any) -> Any:
+        calls.append(1)
+        if len(calls) == 2:
+            raise KeyboardInterrupt  # Ctrl-C during the second trial
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(tuning, "measure_trial", interrupted)
+    out = tmp_path / "tune"
+    args = [
+        "tune", "tokkuri", "--players", "2", "--space", "penalty_points=0..9", "--space", "hand_size=3..6",
+        "--goal", "balance", "--trials", "4", "--games", "6", "--jobs", "1", "--out", str(out), "--no-progress",
+        "--no-plots",
+    ]  # fmt: skip
+    stopped = runner.invoke(app, args)
+    assert stopped.exit_code == 130 and "--resume" in stopped.output
+    assert json.loads((out / "tune.json").read_text())["trials"]  # the first trial is in the report
+    monkeypatch.setattr(tuning, "measure_trial", real)
+    resumed = runner.invoke(app, [*args, "--resume"])
+    assert resumed.exit_code == 0, resumed.output
+    assert (
+        len([t for t in json.loads((out / "tune.json").read_text())["trials"] if t["state"] == "complete"])
+        >= 2
+    )
