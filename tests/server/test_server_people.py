@@ -467,3 +467,15 @@ def test_http_answers_are_compressed(tmp_path: Path) -> None:
         response = httpx.get(server.url + "/static/table.js", headers={"accept-encoding": "gzip"})
         assert response.headers.get("content-encoding") == "gzip"
         assert "Content-Security-Policy" in response.headers
+
+
+def test_renames_are_rate_limited(tmp_path: Path) -> None:
+    """Each rename is a write to the database: a connection may not flood them."""
+    with live(tmp_path, chat_rate="3/minute") as server:
+        created = make_table(server, [HUMAN, HUMAN])
+        with Player(server.ws_url, created["id"], tokens_of(created)[0]) as p0:
+            p0.view_at_least(0)
+            for i in range(4):
+                p0.send({"type": "name", "name": f"Aki{i}"})
+            assert p0.recv_until("error")["code"] == "name_rate"
+            assert summary(server, created["id"])["seats"][0]["name"] == "Aki2"

@@ -531,6 +531,9 @@ async def _seat_message(
         if kind == "back":
             runtime.come_back(seat)
         elif kind == "name":
+            # Every rename is a write to the database: names share the chat's rate.
+            if not guard.hit_chat(conn.id):
+                raise ActionError("name_rate", f"at most {limits.chat_rate} renames and chat lines together")
             await runtime.rename(seat, message.get("name"))
         elif kind == "chat":
             text = chat_line(message.get("text"))
