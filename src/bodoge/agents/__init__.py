@@ -9,6 +9,7 @@ Every agent is `act(game, view, rng) -> int` and sees only `view(seat)`.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable
 from typing import Any
 
@@ -17,7 +18,7 @@ from bodoge.agents.heuristic import HeuristicAgent
 from bodoge.agents.ismcts import ISMCTSAgent
 from bodoge.agents.random_agent import RandomAgent
 from bodoge.core.options import parse_text
-from bodoge.errors import BadOption
+from bodoge.errors import BadOption, BodogeError
 
 _FACTORIES: dict[str, Callable[..., Agent]] = {
     "random": RandomAgent,
@@ -58,6 +59,19 @@ def make(spec: str, **params: Any) -> Agent:
         raise BadOption("agent", spec, f"parameters that {name} takes", str(exc)) from None
 
 
+@functools.lru_cache(maxsize=256)
+def reads_log(spec: str) -> bool:
+    """Whether the agent of `spec` reads its view's `log` (ISMCTS's samplers do; the random and
+    heuristic players decide on the present state). The server builds and sends a bot's view without
+    its log when it does not: in a long game the log is most of the view's cost. Unknown agents (an
+    outside package's) get the log, as they may read it."""
+    try:
+        agent = make(spec)
+    except BodogeError:
+        return True
+    return bool(getattr(agent, "reads_log", True))
+
+
 __all__ = [
     "Agent",
     "HeuristicAgent",
@@ -67,5 +81,6 @@ __all__ = [
     "make",
     "names",
     "parse_spec",
+    "reads_log",
     "register",
 ]

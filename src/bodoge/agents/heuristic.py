@@ -46,6 +46,7 @@ def quick_policy(game: Game) -> QuickPolicy | None:
 
 class HeuristicAgent:
     spec = "heuristic"
+    reads_log = False  # every game's heuristic decides on the present state (view(seat, log=False))
 
     def check(self, game: Game) -> None:
         """BadOption now if `game` has no heuristic (rather than at its first move)."""

@@ -12,6 +12,7 @@ from bodoge.core.game import Game
 
 class RandomAgent:
     spec = "random"
+    reads_log = False  # legal ids only
 
     def act(self, game: Game, view: Mapping[str, Any], rng: random.Random) -> int:
         return rng.choice(legal_ids(view))

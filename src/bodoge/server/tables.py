@@ -30,6 +30,7 @@ from typing import Any, TypeVar, cast
 import orjson
 
 from bodoge import agents
+from bodoge.agents import reads_log
 from bodoge.core.game import Game, State
 from bodoge.core.registry import game_class, make
 from bodoge.errors import BodogeError
@@ -626,7 +627,10 @@ class TableRuntime:
                 if failures:
                     action = random.SystemRandom().choice(self.state.legal_actions())
                 else:
-                    view = await _off_loop_if_long(self.state, self.state.view, seat)
+                    # Without the log for a bot that never reads it: building the log and pickling
+                    # it to the worker was a third of a busy server's time (bench/load.py).
+                    log_needed = reads_log(spec)
+                    view = await _off_loop_if_long(self.state, self.state.view, seat, log_needed)
                     move = await manager.bots.act(
                         self.row.game, self.row.players, self.row.options, spec, view
                     )
