@@ -6,6 +6,7 @@ tiles it returned face down that it still counts in the pool (TR-D9), and every 
 
 from __future__ import annotations
 
+import copy
 from operator import add
 from typing import Any
 
@@ -17,15 +18,31 @@ from bodoge.games.troika.scoring import REASONS, score_counts
 PRIVATE = ("deal", "draw", "return_hand")
 
 
+#: The last round's result as views show it, by its event (a round-end event never changes, and
+#: clones share it): filled with its words once, not at every view of the round that follows.
+_LAST_ROUNDS: dict[int, tuple[tuple[Any, ...], dict[str, Any]]] = {}
+_LAST_ROUNDS_KEPT = 256
+
+
+def _last_round(event: tuple[Any, ...], g: Troika) -> dict[str, Any]:
+    kept = _LAST_ROUNDS.get(id(event))
+    if kept is None or kept[0] is not event:
+        last = round_end_view(event, g)
+        text = g.needed_part("text")  # the game's words, reached through core: no import cycle
+        last["text"] = text.event_text(g, last, "en")
+        last["text_ja"] = text.event_text(g, last, "ja")
+        if len(_LAST_ROUNDS) >= _LAST_ROUNDS_KEPT:
+            _LAST_ROUNDS.clear()
+        kept = _LAST_ROUNDS[id(event)] = (event, last)
+    return copy.deepcopy(kept[1])  # a view is the caller's to keep or change
+
+
 def view(state: TroikaState, seat: int | None) -> dict[str, Any]:
     g = state.game
     last = None
     for e in reversed(state.events):
         if e[0] == "round_end":
-            last = round_end_view(e, g)
-            text = g.needed_part("text")  # the game's words, reached through core: no import cycle
-            last["text"] = text.event_text(g, last, "en")
-            last["text_ja"] = text.event_text(g, last, "ja")
+            last = _last_round(e, g)
             break
     return {
         "round": state.round,
