@@ -6,10 +6,10 @@ tiles it returned face down that it still counts in the pool (TR-D9), and every 
 
 from __future__ import annotations
 
-import copy
 from operator import add
 from typing import Any
 
+from bodoge.core.game import LogEntry
 from bodoge.games.troika.cards import counts_of, tiles_of
 from bodoge.games.troika.rules import Troika, TroikaState
 from bodoge.games.troika.scoring import REASONS, score_counts
@@ -19,12 +19,13 @@ PRIVATE = ("deal", "draw", "return_hand")
 
 
 #: The last round's result as views show it, by its event (a round-end event never changes, and
-#: clones share it): filled with its words once, not at every view of the round that follows.
-_LAST_ROUNDS: dict[int, tuple[tuple[Any, ...], dict[str, Any]]] = {}
+#: clones share it): filled with its words once, not at every view of the round that follows, and
+#: shared read-only between views as their log entries are.
+_LAST_ROUNDS: dict[int, tuple[tuple[Any, ...], LogEntry]] = {}
 _LAST_ROUNDS_KEPT = 256
 
 
-def _last_round(event: tuple[Any, ...], g: Troika) -> dict[str, Any]:
+def _last_round(event: tuple[Any, ...], g: Troika) -> LogEntry:
     kept = _LAST_ROUNDS.get(id(event))
     if kept is None or kept[0] is not event:
         last = round_end_view(event, g)
@@ -33,8 +34,8 @@ def _last_round(event: tuple[Any, ...], g: Troika) -> dict[str, Any]:
         last["text_ja"] = text.event_text(g, last, "ja")
         if len(_LAST_ROUNDS) >= _LAST_ROUNDS_KEPT:
             _LAST_ROUNDS.clear()
-        kept = _LAST_ROUNDS[id(event)] = (event, last)
-    return copy.deepcopy(kept[1])  # a view is the caller's to keep or change
+        kept = _LAST_ROUNDS[id(event)] = (event, LogEntry(last))
+    return kept[1]
 
 
 def view(state: TroikaState, seat: int | None) -> dict[str, Any]:
