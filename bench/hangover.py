@@ -2,6 +2,8 @@
 
     python bench/hangover.py                     # the heuristic, 3–5 players, 300 games each
     python bench/hangover.py --agent ismcts:iterations=200 --games 40 --players 4
+    python bench/hangover.py --against 60bf7d5 --deals 1000   # today's heuristic against an older one
+    python bench/hangover.py --set hand_size=7                # a variant (options as in bodoge sim)
 
 Every seat plays the same agent, default options. Printed per player count: the share of seats that
 declared non-drinker (HO-4.2), tricks per game, how the game ended (HO-4.8: nobody active, or the
@@ -13,16 +15,34 @@ least `hand_size − (n − d)` of the tricks while the hands last, and each dri
 `hangover_trick − 1` without hanging over (HO-5.4). Unless the game stops first because nobody is
 active, some drinker must hang over when d × (hangover_trick − 1) < hand_size − (n − d). The column
 "drinkers needed" is the smallest d for which no drinker has to.
+
+`--against REV` measures instead the heuristic of this checkout against the heuristic of the git
+revision REV (its `games/hangover/heuristic.py`, loaded as it was then): one seat plays today's
+against n − 1 of that one, each deal once with today's in every seat (seats rotated, duplicate
+deals), and the win share of today's seat is printed with its 95% interval over deals and the fair
+share 1/n. 60bf7d5 is the last revision with the heuristic that declared unless its hand was
+top-heavy (issue #17).
 """
 
 from __future__ import annotations
 
 import argparse
+import importlib.util
+import json
 import random
+import subprocess
+import sys
 from collections import Counter
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
 
 import bodoge
 from bodoge import agents
+from bodoge.arena.stats import clustered_mean_ci
+from bodoge.games.hangover import heuristic
+
+Act = Callable[[Any, Any, random.Random], int]
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -32,14 +52,38 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--agent", default="heuristic", help="the agent at every seat (default heuristic)")
     parser.add_argument("--players", type=int, nargs="*", default=[3, 4, 5])
     parser.add_argument("--games", type=int, default=300)
+    parser.add_argument("--against", metavar="REV", help="today's heuristic against that of git revision REV")
+    parser.add_argument("--deals", type=int, default=500, help="deals per player count with --against")
+    parser.add_argument(
+        "--set",
+        action="append",
+        default=[],
+        metavar="NAME=VALUE",
+        help="an option (value in JSON), as in bodoge sim",
+    )
     args = parser.parse_args(argv)
+    options = {}
+    for item in args.set:
+        name, _, value = item.partition("=")
+        options[name] = json.loads(value)
+    if args.against:
+        old = heuristic_at(args.against)
+        print(
+            f"| players | today's heuristic against {args.against}'s: win share | fair | above fair? | games |\n"
+            "|---|---|---|---|---|"
+        )
+        for n in args.players:
+            share = duel(bodoge.make("hangover", players=n, **options), heuristic.act, old, args.deals)
+            above = "yes" if share.low > 1 / n else "no"
+            print(f"| {n} | {share.text()} | {1 / n:.3f} | {above} | {share.n * n} |", flush=True)
+        return
     print(
         f"| players | {args.agent}: non-drinkers | tricks/game | ended: nobody active / hands out "
         "| drinkers: hung over, win share | non-drinkers: out, win share | drinkers needed |\n"
         "|---|---|---|---|---|---|---|"
     )
     for n in args.players:
-        game = bodoge.make("hangover", players=n)
+        game = bodoge.make("hangover", players=n, **options)
         bot = agents.make(args.agent)
         seats: Counter[str] = Counter()
         wins: Counter[str] = Counter()
@@ -71,6 +115,41 @@ def main(argv: list[str] | None = None) -> None:
             f"| {ends['nobody active']} / {ends['hands out']} | {drinkers} | {non_drinkers} | {d} of {n} |",
             flush=True,
         )
+
+
+def heuristic_at(rev: str) -> Act:
+    """The `act` of Hangover's heuristic as it was at git revision `rev`."""
+    path = "src/bodoge/games/hangover/heuristic.py"
+    root = Path(__file__).resolve().parent.parent
+    try:
+        text = subprocess.run(
+            ["git", "show", f"{rev}:{path}"], cwd=root, capture_output=True, text=True, check=True
+        ).stdout
+    except subprocess.CalledProcessError as exc:
+        sys.exit(f"cannot read {path} at {rev!r}: {exc.stderr.strip()}")
+    spec = importlib.util.spec_from_loader(f"hangover_heuristic_{rev}", loader=None)
+    assert spec is not None
+    module = importlib.util.module_from_spec(spec)
+    exec(compile(text, f"{rev}:{path}", "exec"), module.__dict__)
+    act: Act = module.act
+    return act
+
+
+def duel(game: Any, ours: Act, theirs: Act, deals: int) -> Any:
+    """`ours` in one seat against n − 1 `theirs`, every deal once with `ours` in each seat: the win
+    share of `ours` with its interval over deals."""
+    n = game.num_players
+    results = []
+    for deal in range(deals):
+        for seat in range(n):
+            state = game.new_state(seed=deal)
+            rng = random.Random(deal * n + seat)
+            while not state.is_terminal:
+                p = state.current_player
+                view = state.view(p, log=False)
+                state.apply((ours if p == seat else theirs)(game, view, rng))
+            results.append((deal, state.returns()[seat]))
+    return clustered_mean_ci(results)
 
 
 def _fate(

@@ -8,18 +8,120 @@ import pytest
 
 import bodoge
 from bodoge.agents import make as make_agent
-from bodoge.games.hangover.heuristic import act, best_flips
-
-OPTS = {"vp_under": 1, "vp_just": 3, "vp_over": 0}
+from bodoge.games.hangover.cards import DRINK_INDEX
+from bodoge.games.hangover.heuristic import Seen, act, best_flips, decide, in_play
+from bodoge.games.hangover.play import DECLARE, DRINKER, NON_DRINKER, OUT_NON_DRINKER, PASS
 
 
 def test_best_flips_plans() -> None:
     """HO-E9 and HO-E12 from the bot's side: it finds the 9 VP and 12 VP plans."""
-    assert best_flips(9, ["+1/+2", "-1/+1"], 12, OPTS) == (9, [("+1/+2", "+2"), ("-1/+1", "+1")])
-    vp, plan = best_flips(10, ["-2/-3", "+1/+3", "-1/+1"], 7, OPTS)
+    four, three = bodoge.make("hangover", players=4), bodoge.make("hangover", players=3)
+
+    def snacks(game: object, *codes: str) -> list[int]:
+        return [game.snack_index[c] for c in codes]  # type: ignore[attr-defined]
+
+    up, even = snacks(four, "+1/+2", "-1/+1")
+    assert best_flips(four, 9, [up, even]) == (9, [(up, 1), (even, 1)])  # +2 and +1: 12, just
+    vp, plan = best_flips(three, 10, snacks(three, "-2/-3", "+1/+3", "-1/+1"))
     assert vp == 12 and len(plan) == 3
-    assert best_flips(5, [], 7, OPTS) == (1, [])
-    assert best_flips(14, ["-4/+4"], 12, OPTS) == (2, [("-4/+4", "-4")])
+    assert best_flips(three, 5, []) == (1, [])
+    (wide,) = snacks(four, "-4/+4")
+    assert best_flips(four, 14, [wide]) == (2, [(wide, 0)])  # -4: 10 is under, 1 × 2
+
+
+def cards(*codes: str) -> list[int]:
+    return sorted(DRINK_INDEX[c] for c in codes)
+
+
+def seen(
+    game: bodoge.core.Game,
+    hand: list[int],
+    *,
+    phase: str = "trick",
+    legal: list[int] | None = None,
+    trick: list[int] | None = None,
+    status: list[int] | None = None,
+    placed: list[int] | None = None,
+    voids: list[int] | None = None,
+    seat: int = 0,
+) -> Seen:
+    """A hand-made decision for seat `seat`: every card in play that is not in `hand` or `placed` is
+    unseen (in the others' hands or set aside)."""
+    n = game.num_players
+    known = 0
+    for c in [*hand, *(placed or [])]:
+        known |= 1 << c
+    status = status or [NON_DRINKER] * n
+    return Seen(
+        seat=seat,
+        phase=phase,
+        legal=hand if legal is None else legal,
+        hand=hand,
+        trick=trick or [],
+        status=status,
+        tricks=[0] * n,
+        column=[],
+        total=0,
+        snacks=[],
+        read=lambda: (in_play(game) & ~known, voids or [0] * n),  # type: ignore[attr-defined]
+    )
+
+
+FOUR = bodoge.make("hangover", players=4)
+
+
+def test_declares_unless_drinking_is_safe() -> None:
+    """HO-4.2 from an evaluation: a drinker who would have to hang over declares (HO-5.3.2, HO-5.4:
+    11 tricks, non-drinkers take at most one each, a drinker at most 4); where enough seats already
+    drink, a hand likely to be forced to win tricks drinks and a hand that can duck declares."""
+    strong = cards("R6", "R6^", "B6", "B6^", "Y6", "Y6^", "G6", "G6^", "R5^", "B5^", "Y5^")
+    weak = cards("R1", "R1^", "B1", "B1^", "Y1", "Y1^", "G1", "G1^", "R2", "B2", "Y2")
+    rng = random.Random(0)
+
+    def declaring(hand: list[int], status: list[int], seat: int = 3) -> int:
+        decision = seen(FOUR, hand, phase="declare", legal=[DECLARE, PASS], status=status, seat=seat)
+        return decide(FOUR, decision, rng)
+
+    # seat 3, the last to answer, after the seats before it:
+    assert declaring(strong, [DRINKER, DRINKER, DRINKER, DRINKER]) == PASS  # seat 3 after 3 passes
+    assert declaring(weak, [DRINKER, DRINKER, DRINKER, DRINKER]) == DECLARE  # it can duck: +1 a trick
+    assert declaring(strong, [DRINKER, NON_DRINKER, DRINKER, DRINKER]) == PASS  # 3 drinkers: 12 ≥ 10
+    assert declaring(strong, [DRINKER, NON_DRINKER, NON_DRINKER, DRINKER]) == DECLARE  # 2: 8 < 9
+    assert declaring(strong, [NON_DRINKER, NON_DRINKER, NON_DRINKER, DRINKER]) == DECLARE  # 1: 4 < 8
+    # seat 0 first: the seats not yet asked are counted as declaring, so it would drink alone
+    assert declaring(strong, [DRINKER] * 4, seat=0) == DECLARE
+
+
+def test_a_ducking_lead_is_the_card_least_likely_to_win() -> None:
+    """Leading Y3 when every lower yellow card has been played makes anyone holding yellow play over
+    it (HO-4.3.2); R2 lets them duck under with R1 or R1^, though its rank is lower."""
+    hand = cards("R2", "Y3", "G6^", "R6^", "B6^", "Y6^", "R6", "B6", "Y6", "G6")  # the 6s: sure to win
+    placed = cards("Y1", "Y1^", "Y2", "Y2^")
+    assert decide(FOUR, seen(FOUR, hand, placed=placed), random.Random(0)) == DRINK_INDEX["Y3"]
+
+
+def test_a_top_card_is_thrown_when_void_and_nothing_is_led_that_cannot_be_beaten() -> None:
+    """Void in the lead suit, it throws the card it would be forced to win with (R6^ is the top red
+    card with 7s removed); leading, a top card is its last choice."""
+    hand = cards("R6^", "G1^", "G2")
+    throw = seen(FOUR, hand, trick=cards("B3"))
+    assert decide(FOUR, throw, random.Random(0)) == DRINK_INDEX["R6^"]
+    lead = seen(FOUR, cards("R6^", "B6^"))
+    assert decide(FOUR, lead, random.Random(0)) in cards("R6^", "B6^")  # both sure winners: either
+
+
+def test_following_ducks_under_the_best_else_goes_over_as_low_as_it_can() -> None:
+    """Under the best card so far with its highest card that loses; forced over with a later seat
+    still to play, with its lowest (a later seat may be forced higher); last, with its highest."""
+    hand = cards("B2", "B4", "B5^", "B6")
+    assert decide(FOUR, seen(FOUR, hand, trick=cards("B5")), random.Random(0)) == DRINK_INDEX["B4"]
+    over = seen(FOUR, cards("B5^", "B6"), seat=1, trick=[DRINK_INDEX["B3"]])
+    assert decide(FOUR, over, random.Random(0)) == DRINK_INDEX["B5^"]
+    last = seen(FOUR, cards("B5^", "B6"), seat=3, trick=cards("B1", "B2", "B3"))
+    assert decide(FOUR, last, random.Random(0)) == DRINK_INDEX["B6"]
+    alone = [NON_DRINKER, NON_DRINKER, OUT_NON_DRINKER, OUT_NON_DRINKER]  # seats 2 and 3 are out
+    after = seen(FOUR, cards("B5^", "B6"), seat=1, trick=[DRINK_INDEX["B3"]], status=alone)
+    assert decide(FOUR, after, random.Random(0)) == DRINK_INDEX["B6"]
 
 
 @pytest.mark.parametrize("players", [3, 4, 5])
