@@ -106,7 +106,7 @@ class Seen:
 
     def _learn(self) -> None:
         self._unseen, self._voids = self._read()
-        pool = self._unseen.bit_count()
+        pool = max(1, self._unseen.bit_count())  # others holding cards means some are unseen
         n = len(self.status)
         played = {(self.seat - j) % n for j in range(1, len(self.trick) + 1)}  # this trick, before me
         rivals = []
