@@ -40,6 +40,7 @@ from typing import Any
 import bodoge
 from bodoge import agents
 from bodoge.arena.stats import clustered_mean_ci
+from bodoge.errors import BodogeError
 from bodoge.games.hangover import heuristic
 
 Act = Callable[[Any, Any, random.Random], int]
@@ -64,8 +65,18 @@ def main(argv: list[str] | None = None) -> None:
     args = parser.parse_args(argv)
     options = {}
     for item in args.set:
-        name, _, value = item.partition("=")
-        options[name] = json.loads(value)
+        name, eq, value = item.partition("=")
+        if not (eq and name):
+            parser.error(f"--set {item!r}: not NAME=VALUE")
+        try:
+            options[name] = json.loads(value)
+        except json.JSONDecodeError:
+            parser.error(f'--set {item!r}: the value is not JSON (12, true, [6, 7], {{"4": 10}})')
+    try:
+        for n in args.players:
+            bodoge.make("hangover", players=n, **options)
+    except BodogeError as exc:
+        parser.error(str(exc))
     if args.against:
         old = heuristic_at(args.against)
         print(
