@@ -2,6 +2,13 @@
 meanwhile `GET /api/health` probed all the time, and the heaviest table creations the games allow.
 
     python bench/load.py --tables 100 --clients 200 --duration 30
+    python bench/load.py --tables 400 --clients 800 --think 1 --bot-delay 0.5   # a paced load
+
+By default every move is made as soon as it can be (a closed loop): the server then runs as many
+actions as it can, and the latencies are those of a saturated server at that rate. `--think S` and
+`--bot-delay S` pace the load as people and the server's bots at a table do (a client waits a random
+0–2S before each action; the server waits S before each bot move), so that the latency is measured
+at a chosen rate below saturation.
 
 Starts the server (what `bodoge serve` runs) on a free 127.0.0.1 port with a fresh SQLite file and
 its per-address limits raised, as every client here comes from the one address 127.0.0.1 (or uses
@@ -531,6 +538,8 @@ async def player(
                     break
                 legal = view.get("legal_actions")
                 if legal and pending is None and time.monotonic() < stop_at:
+                    if args.think > 0:  # a person's thinking time (paced load), up to twice the mean
+                        await asyncio.sleep(rng.uniform(0, 2 * args.think))
                     action = rng.choice(legal)["id"]
                     run.sent[seq] = action
                     pending = (seq, time.perf_counter())
@@ -750,6 +759,18 @@ def main() -> int:
     parser.add_argument("--bots", default="random", help="agent spec of the bots")
     parser.add_argument("--set", dest="settings", action="append", default=[], help="game option name=value")
     parser.add_argument("--bot-workers", type=int, default=None)
+    parser.add_argument(
+        "--think",
+        type=float,
+        default=0.0,
+        help="mean seconds a client thinks before each action, uniform on [0, 2×] (default 0: at once)",
+    )
+    parser.add_argument(
+        "--bot-delay",
+        type=float,
+        default=0.0,
+        help="the started server's --bot-delay: seconds before each bot move (default 0)",
+    )
     parser.add_argument("--url", help="an already running server on loopback (default: start one)")
     parser.add_argument("--db", help="its database URL, to check the log (default: a fresh SQLite file)")
     parser.add_argument("--seed", type=int, default=1)
@@ -802,7 +823,7 @@ def main() -> int:
         port = free_port()
         base_url = f"http://127.0.0.1:{port}"
         command = [sys.executable, "-m", "bodoge.cli", "serve", "--port", str(port), "--db", db]
-        command += ["--bot-delay", "0", *RAISED_LIMITS]
+        command += ["--bot-delay", str(args.bot_delay), *RAISED_LIMITS]
         if args.bot_workers:
             command += ["--bot-workers", str(args.bot_workers)]
         log = open(Path(tmp.name) / "serve.log", "wb")  # noqa: SIM115 (closed below)
@@ -856,9 +877,14 @@ def main() -> int:
                 process.kill()
             log.close()
 
+    pace = (
+        f"; clients think {args.think:g} s on average, bots wait {args.bot_delay:g} s"
+        if args.think or args.bot_delay
+        else "; every move at once (closed loop)"
+    )
     print(
         f"load: {args.tables} tables of {args.game} ({args.players} players, seat 0 a client, "
-        f"bots {args.bots}), {args.clients} websocket clients, {args.duration:g} s"
+        f"bots {args.bots}), {args.clients} websocket clients, {args.duration:g} s{pace}"
     )
     print(f"server: {server_note}")
     games_over = sum(1 for t in stats.tables if t.over)
