@@ -47,6 +47,8 @@ from bodoge.games.hangover.play import (
     PHASE_NAMES,
     STATUS_NAMES,
     STOP,
+    drunk_vp,
+    lead_suit_result,
 )
 from bodoge.games.hangover.rules import Hangover
 
@@ -62,8 +64,9 @@ class Seen:
     """What the seat to move knows at a decision, as ints (cards 0…55, snacks as the game's indices).
 
     `unseen` (a mask of the cards this seat cannot place: others' hands, the set-aside, others'
-    discards) and `voids` (per seat, a mask of the suits it failed to follow while active) come from
-    the tricks played so far: `read` finds them, and only a lead or an off-suit card asks for them."""
+    discards) and the `rivals` (with, per seat, a mask of the suits it failed to follow while active)
+    come from the tricks played so far: `read` finds them, and only a lead or an off-suit card asks
+    for them."""
 
     __slots__ = (
         "_read",
@@ -121,12 +124,6 @@ class Seen:
         if self._unseen < 0:
             self._learn()
         return self._unseen
-
-    @property
-    def voids(self) -> list[int]:
-        if self._unseen < 0:
-            self._learn()
-        return self._voids
 
     @property
     def rivals(self) -> list[tuple[float, int]]:
@@ -203,8 +200,8 @@ def _play(game: Hangover, seen: Seen, rng: random.Random) -> int:
     lo = SUIT[trick[0]] * 14  # a suit's cards are consecutive, in rank order (cards.py)
     if not lo <= cards[0] < lo + 14:  # void in the lead suit: throw the card likeliest to win later
         return _throw(seen, rng)
-    best = max(c for c in trick if lo <= c < lo + 14)
-    split = bisect_left(cards, best)
+    winner, total = lead_suit_result(trick)  # the best card so far and the sum S so far (HO-4.4)
+    split = bisect_left(cards, trick[winner])
     losers, winners = cards[:split], cards[split:]
     n = game.num_players
     others_to_play = any(seen.status[(seen.seat + i) % n] < OUT_NON_DRINKER for i in range(1, n - len(trick)))
@@ -212,7 +209,6 @@ def _play(game: Hangover, seen: Seen, rng: random.Random) -> int:
         if losers:
             return losers[-1]
         return winners[0] if others_to_play else winners[-1]  # a later seat may still be forced higher
-    total = sum(NUMBER[c] for c in trick if lo <= c < lo + 14)
     options = []
     for c in winners:
         s = total + NUMBER[c] + (2 if others_to_play else 0)  # later players may still add to the sum
@@ -248,9 +244,7 @@ def _drinker_lead(game: Hangover, seen: Seen, rng: random.Random) -> int:
 
 
 def _band(game: Hangover, total: int) -> int:
-    if total < game.limit:
-        return game.vp_under
-    return game.vp_just if total == game.limit else game.vp_over
+    return drunk_vp(total, game.limit, game.vp_under, game.vp_just, game.vp_over)  # HO-4.6.1
 
 
 def best_flips(game: Hangover, total: int, column: Sequence[int]) -> tuple[int, list[tuple[int, int]]]:
