@@ -28,7 +28,6 @@ from __future__ import annotations
 
 import argparse
 import importlib.util
-import json
 import random
 import subprocess
 import sys
@@ -37,9 +36,12 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+import typer
+
 import bodoge
 from bodoge import agents
 from bodoge.arena.stats import clustered_mean_ci
+from bodoge.cli import parse_settings
 from bodoge.errors import BodogeError
 from bodoge.games.hangover import heuristic
 
@@ -60,23 +62,20 @@ def main(argv: list[str] | None = None) -> None:
         action="append",
         default=[],
         metavar="NAME=VALUE",
-        help="an option (value in JSON), as in bodoge sim",
+        help="an option (value in JSON where it parses), as in bodoge sim",
     )
     args = parser.parse_args(argv)
-    options = {}
-    for item in args.set:
-        name, eq, value = item.partition("=")
-        if not (eq and name):
-            parser.error(f"--set {item!r}: not NAME=VALUE")
-        try:
-            options[name] = json.loads(value)
-        except json.JSONDecodeError:
-            parser.error(f'--set {item!r}: the value is not JSON (12, true, [6, 7], {{"4": 10}})')
+    try:
+        options = parse_settings(args.set)  # as `bodoge sim --set` reads them
+    except typer.Exit as stop:  # it has printed what was wrong
+        sys.exit(stop.exit_code)
     try:
         for n in args.players:
             bodoge.make("hangover", players=n, **options)
     except BodogeError as exc:
         parser.error(str(exc))
+    if args.deals < 1 or args.games < 1:
+        parser.error("--games and --deals take a whole number of at least 1")
     if args.against:
         old = heuristic_at(args.against)
         print(

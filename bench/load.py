@@ -800,6 +800,9 @@ def main() -> int:
         help="seconds an over-sized create may take to be refused (10)",
     )
     args = parser.parse_args()
+    for name in ("think", "bot_delay"):
+        if not 0 <= getattr(args, name) <= 60:
+            parser.error(f"--{name.replace('_', '-')} takes seconds from 0 to 60, not {getattr(args, name)}")
     args.clients = max(args.clients, args.tables)
     args.options = {}
     for item in args.settings:
