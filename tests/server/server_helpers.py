@@ -125,9 +125,12 @@ class ThreadServer:
 class ProcessServer:
     """`bodoge serve` as a real process (for the crash test: it is killed with SIGKILL)."""
 
-    def __init__(self, db: str, port: int, log_path: Path, bot_delay: float = 0.0) -> None:
+    def __init__(
+        self, db: str, port: int, log_path: Path, bot_delay: float = 0.0, extra: tuple[str, ...] = ()
+    ) -> None:
         self.db = db
         self.bot_delay = bot_delay
+        self.extra = extra  # more `bodoge serve` options
         self.port = port
         self.url = f"http://127.0.0.1:{port}"
         self.ws_url = f"ws://127.0.0.1:{port}"
@@ -153,6 +156,7 @@ class ProcessServer:
                 str(self.bot_delay),
                 "--bot-workers",
                 "1",
+                *self.extra,
             ],
             stdout=log,
             stderr=subprocess.STDOUT,

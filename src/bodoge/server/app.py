@@ -29,6 +29,7 @@ from bodoge.core.registry import games as game_names
 from bodoge.core.text import LANGUAGES
 from bodoge.errors import BodogeError
 from bodoge.server.bots import BotPool
+from bodoge.server.cluster import Cluster, PgCluster
 from bodoge.server.guard import (
     AbortHandle,
     AddressLimits,
@@ -152,6 +153,8 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
     @contextlib.asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         storage = await asyncio.to_thread(Storage, config.db)
+        # PostgreSQL may be shared with other `bodoge serve` processes (cluster.py).
+        cluster = Cluster() if storage.is_sqlite else PgCluster(storage.url)
         manager = TableManager(
             storage,
             BotPool(config.bot_workers, config.bot_budget, config.preload),
@@ -160,6 +163,7 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
             work_timeout=config.limits.work_timeout,
             unstarted_timeout=config.limits.unstarted_timeout,
             away_grace=config.limits.away_grace,
+            cluster=cluster,
         )
         app.state.manager = manager
         await manager.start()
@@ -529,7 +533,7 @@ async def _seat_message(
         return
     try:
         if kind == "back":
-            runtime.come_back(seat)
+            await runtime.come_back(seat)
         elif kind == "name":
             # Every rename is a write to the database: names share the chat's rate.
             if not guard.hit_chat(conn.id):
@@ -552,11 +556,7 @@ async def _seat_message(
                         f"at most {limits.open_tables} tables in play made from one address",
                     )
             following = await runtime.rematch(address)
-            for other in list(runtime.connections):
-                offer = runtime.rematch_message(other)
-                if offer is not None:
-                    other.push("rematch", offer)
-            log.info("table %s: played again at %s", runtime.id, following.id)
+            log.info("table %s: played again at %s", runtime.id, following)
     except ActionError as exc:
         conn.push("error", _error(exc.code, exc.message))
 

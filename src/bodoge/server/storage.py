@@ -222,6 +222,10 @@ class Storage:
             self.engine = create_engine(self.url, pool_pre_ping=True, pool_size=5, max_overflow=5)
         metadata.create_all(self.engine)
         self._add_new_columns()
+        # Set by a PgCluster: the channel that hears of every logged action and abandoned table, in
+        # the transaction that writes it, and this process's name (so that it skips its own).
+        self.channel: str | None = None
+        self.origin = ""
 
     def _add_new_columns(self) -> None:
         """Columns added since a database was made (create_all makes missing tables, never columns):
@@ -269,6 +273,23 @@ class Storage:
                         .where(tables_table.c.id == a.table_id)
                         .values(status="over", result=json.dumps(a.result))
                     )
+            self._notify(
+                conn,
+                [
+                    {"kind": "move", "table": a.table_id, "seq": a.seq, "seat": a.seat, "action": a.action}
+                    for a in batch
+                ],
+            )
+
+    def _notify(self, conn: Any, messages: list[dict[str, Any]]) -> None:
+        """Tell the other processes, when the transaction commits (and only if it does)."""
+        if self.channel is None or not messages:
+            return
+        payloads = [json.dumps(dict(m, origin=self.origin), separators=(",", ":")) for m in messages]
+        conn.execute(
+            text("SELECT pg_notify(:channel, p) FROM unnest(CAST(:payloads AS text[])) AS p"),
+            {"channel": self.channel, "payloads": payloads},
+        )
 
     def set_settings(self, table_id: str, settings: dict[str, Any]) -> None:
         with self.engine.begin() as conn:
@@ -296,11 +317,12 @@ class Storage:
             row = conn.execute(select(tables_table).where(tables_table.c.id == table_id)).first()
         return None if row is None else TableRow.from_db(row)
 
-    def load_actions(self, table_id: str) -> list[LoggedAction]:
+    def load_actions(self, table_id: str, start: int = 0) -> list[LoggedAction]:
+        """The table's logged actions, in order, from move `start` on."""
         with self.engine.connect() as conn:
             rows = conn.execute(
                 select(actions_table.c.seq, actions_table.c.seat, actions_table.c.action)
-                .where(actions_table.c.table_id == table_id)
+                .where(actions_table.c.table_id == table_id, actions_table.c.seq >= start)
                 .order_by(actions_table.c.seq)
             ).all()
         return [LoggedAction(r.seq, r.seat, r.action) for r in rows]
@@ -353,11 +375,13 @@ class Storage:
     def abandon(self, table_id: str) -> None:
         """Mark a table in play abandoned (its record is kept and stays replayable)."""
         with self.engine.begin() as conn:
-            conn.execute(
+            done = conn.execute(
                 update(tables_table)
                 .where(tables_table.c.id == table_id, tables_table.c.status == "playing")
                 .values(status="abandoned")
             )
+            if done.rowcount:
+                self._notify(conn, [{"kind": "abandoned", "table": table_id}])
 
     def count_actions(self) -> int:
         with self.engine.connect() as conn:

@@ -35,6 +35,7 @@ from bodoge.core.game import Game, State
 from bodoge.core.registry import game_class, make
 from bodoge.errors import BodogeError
 from bodoge.server.bots import BotPool
+from bodoge.server.cluster import HERE_EXPIRES, HERE_INTERVAL, MAX_PAYLOAD, Cluster, NoOwner
 from bodoge.server.replays import Replays
 from bodoge.server.storage import Append, ChatLine, Storage, TableRow, Writer
 
@@ -174,6 +175,13 @@ class TableRuntime:
         self._paused_at: float | None = None  # no person connected since then: the clock waits
         self._clock_timer: asyncio.TimerHandle | None = None
         self._grace: dict[int, asyncio.TimerHandle] = {}  # seats gone, until the grace period ends
+        # Several processes (cluster.py): only the owner applies actions, runs bots and the clock;
+        # another process keeps a replica, forwards its people's requests and hears the owner's
+        # summaries. The owner hears who is connected elsewhere: process -> (seats, spectators,
+        # when it was heard, time.monotonic()).
+        self.owned = True
+        self.remote: dict[str, tuple[frozenset[int], int, float]] = {}
+        self.owner_summary: dict[str, Any] | None = None
 
     @property
     def id(self) -> str:
@@ -226,9 +234,13 @@ class TableRuntime:
         return text
 
     def summary(self) -> dict[str, Any]:
-        """What anyone may know of the table (the lobby, spectators): never the seed or tokens."""
-        present = {c.seat for c in self.connections if c.seat is not None}
-        summary = table_summary(self.row, self.seq, self.state, present, spectators=self._spectators())
+        """What anyone may know of the table (the lobby, spectators): never the seed or tokens. A
+        replica gives the owner's latest (which knows the clock and the away seats)."""
+        if not self.owned and self.owner_summary is not None:
+            return dict(self.owner_summary, options=self.row.options)
+        summary = table_summary(
+            self.row, self.seq, self.state, self.present_seats(), spectators=self._spectators()
+        )
         for info in summary["seats"]:
             info["away"] = info["seat"] in self.away
         summary["paused"] = self.paused
@@ -251,10 +263,18 @@ class TableRuntime:
         return self.row.status == "playing" and has_people and not self.people_present()
 
     def people_present(self) -> bool:
-        return any(c.seat is not None for c in self.connections)
+        return bool(self.present_seats())
+
+    def present_seats(self) -> set[int]:
+        """The seats with a person connected, here or (heard by the owner) at another process."""
+        seats = {c.seat for c in self.connections if c.seat is not None}
+        for remote_seats, _spectators, _heard in self.remote.values():
+            seats |= remote_seats
+        return seats
 
     def _spectators(self) -> int:
-        return sum(1 for c in self.connections if c.seat is None)
+        here = sum(1 for c in self.connections if c.seat is None)
+        return here + sum(spectators for _seats, spectators, _heard in self.remote.values())
 
     def broadcast(self) -> None:
         """Send every connection its view of the current move."""
@@ -275,33 +295,49 @@ class TableRuntime:
 
     def _send_table(self) -> None:
         self._table_due = False
-        text = dumps({"type": "table", "table": self.summary()})
+        summary = self.summary()
+        text = dumps({"type": "table", "table": summary})
         for conn in list(self.connections):
             conn.push("table", text)
+        if self.owned and self.remote:
+            # The other processes' people see the owner's summary. Options are the row's, which
+            # every replica has: left out, a summary always fits a notification.
+            shared = {k: v for k, v in summary.items() if k != "options"}
+            if len(text) > MAX_PAYLOAD:
+                shared["seats"] = [dict(info, name=(info.get("name") or "")[:8]) for info in shared["seats"]]
+            self.manager.tell({"kind": "table", "table": self.id, "summary": shared})
 
     def attach(self, conn: Connection) -> None:
         """A connection joins: it gets its view; a seat's older connection (another tab or device)
         is told it was replaced and closed (4409): one seat, one place that plays it."""
         if conn.seat is not None:
-            for old in [c for c in self.connections if c.seat == conn.seat]:
-                old.push(
-                    "replaced",
-                    dumps(
-                        {
-                            "type": "replaced",
-                            "message": "your seat was opened in another window or device; "
-                            "this one no longer plays it",
-                        }
-                    ),
-                )
-                old.close(4409, "the seat was opened elsewhere")
-                self.connections.discard(old)
+            self.replace(conn.seat, conn.id)
             grace = self._grace.pop(conn.seat, None)
             if grace is not None:
                 grace.cancel()
+            if self.manager.cluster.shared:  # and at the other processes
+                self.manager.tell({"kind": "seat", "table": self.id, "seat": conn.seat, "keep": conn.id})
         self.connections.add(conn)
         conn.push("view")
         self._people_changed()
+
+    def replace(self, seat: int, keep: str) -> bool:
+        """Close the seat's connections other than `keep` (4409); True if there were any."""
+        old = [c for c in self.connections if c.seat == seat and c.id != keep]
+        for conn in old:
+            conn.push(
+                "replaced",
+                dumps(
+                    {
+                        "type": "replaced",
+                        "message": "your seat was opened in another window or device; "
+                        "this one no longer plays it",
+                    }
+                ),
+            )
+            conn.close(4409, "the seat was opened elsewhere")
+            self.connections.discard(conn)
+        return bool(old)
 
     def detach(self, conn: Connection) -> None:
         conn.closed = True
@@ -309,24 +345,67 @@ class TableRuntime:
             return  # replaced by a newer connection of its seat: it had left already
         self.connections.discard(conn)
         seat = conn.seat
-        if seat is not None and not any(c.seat == seat for c in self.connections):
+        if seat is not None and seat not in self.present_seats():
             self._seat_left(seat)
         self._people_changed()
         self.maybe_unload()
 
     def _people_changed(self) -> None:
-        """Someone came or went: the clock pauses or goes on, stand-ins start or stop."""
+        """Someone came or went: the clock pauses or goes on, stand-ins start or stop (the owner),
+        or the owner is told who is here now (a replica)."""
+        if not self.owned:
+            self.tell_here()
+            return
         self._tick_clock()
         self.broadcast_table()
         self.schedule_bots()
 
+    def tell_here(self) -> None:
+        """Tell the owner who is connected to this process's replica."""
+        seats = sorted({c.seat for c in self.connections if c.seat is not None})
+        spectators = sum(1 for c in self.connections if c.seat is None)
+        self.manager.tell({"kind": "here", "table": self.id, "seats": seats, "spectators": spectators})
+
+    def heard_here(self, process: str, seats: list[int], spectators: int) -> None:
+        """The owner hears who is connected at another process (none: an empty list)."""
+        before = self.present_seats()
+        heard = frozenset(s for s in seats if isinstance(s, int) and 0 <= s < self.row.players)
+        if heard or spectators:
+            self.remote[process] = (heard, max(0, int(spectators)), time.monotonic())
+        else:
+            self.remote.pop(process, None)
+        self._presence_moved(before)
+
+    def forget_silent(self) -> None:
+        """Processes not heard of for HERE_EXPIRES have nobody here any more (they died)."""
+        before = self.present_seats()
+        limit = time.monotonic() - HERE_EXPIRES
+        for process in [p for p, (_s, _n, heard) in self.remote.items() if heard < limit]:
+            del self.remote[process]
+        if len(self.present_seats()) != len(before):
+            self._presence_moved(before)
+
+    def _presence_moved(self, before: set[int]) -> None:
+        after = self.present_seats()
+        for seat in before - after:
+            self._seat_left(seat)
+        for seat in after - before:
+            grace = self._grace.pop(seat, None)
+            if grace is not None:
+                grace.cancel()
+        self._people_changed()
+
     def maybe_unload(self) -> None:
         """A table no longer in play that nobody watches leaves memory; it is rebuilt from the log
-        when asked for."""
+        when asked for. A replica leaves once nobody here watches it."""
+        if not self.owned:
+            if not self.connections:
+                self.manager.unload(self)
+            return
         if self.row.status != "playing":
             self._stop_timers()
-            if not self.connections:
-                self.manager.tables.pop(self.id, None)
+            if not self.connections and not self.remote:
+                self.manager.unload(self)
 
     def _stop_timers(self) -> None:
         self._settle_turn()
@@ -339,7 +418,7 @@ class TableRuntime:
     def _clocked_seat(self) -> int | None:
         """The seat whose time runs now: a person to move who is at their seat."""
         seat = self.state.current_player
-        if self.clock is None or self.row.status != "playing" or seat is None:
+        if self.clock is None or self.row.status != "playing" or seat is None or not self.owned:
             return None
         if self.row.seats[seat].get("kind") != "human" or seat in self.away:
             return None
@@ -406,7 +485,7 @@ class TableRuntime:
 
     def _seat_left(self, seat: int) -> None:
         """A person's last connection closed: after the grace period, a stand-in plays for them."""
-        if self.row.seats[seat].get("kind") != "human" or self.row.status != "playing":
+        if self.row.seats[seat].get("kind") != "human" or self.row.status != "playing" or not self.owned:
             return
         old = self._grace.pop(seat, None)
         if old is not None:
@@ -417,7 +496,7 @@ class TableRuntime:
 
     def _grace_over(self, seat: int) -> None:
         self._grace.pop(seat, None)
-        if not any(c.seat == seat for c in self.connections):
+        if seat not in self.present_seats():
             log.info("table %s: seat %d is away; a stand-in plays for it", self.id, seat)
             self._go_away(seat)
 
@@ -429,8 +508,10 @@ class TableRuntime:
         self.broadcast_table()
         self.schedule_bots()
 
-    def come_back(self, seat: int) -> None:
+    async def come_back(self, seat: int) -> None:
         """The person takes their seat back from the stand-in ("I'm back", or an action of theirs)."""
+        if not self.owned and await self._forwarded("back", seat) is not None:
+            return
         if seat not in self.away:
             return
         self.away.discard(seat)
@@ -448,6 +529,8 @@ class TableRuntime:
             raise ActionError("bad_name", str(exc)) from None
         if not name:
             raise ActionError("bad_name", f"a name is 1 to {MAX_NAME} characters")
+        if not self.owned and await self._forwarded("name", seat, name=name) is not None:
+            return
         for other, info in enumerate(self.row.seats):
             if other != seat and name_key(info.get("name") or "") == name_key(name):
                 raise ActionError(
@@ -468,6 +551,8 @@ class TableRuntime:
     async def say(self, seat: int, text: str) -> None:
         """A chat line (checked by `chat_line`) from `seat`: stored with the table, then sent to
         everyone at it."""
+        if not self.owned and await self._forwarded("chat", seat, text=text) is not None:
+            return
         async with self._chat_lock:
             if len(self.chat) >= MAX_CHAT_LINES:
                 raise ActionError("chat_full", f"this table's chat is full ({MAX_CHAT_LINES} lines)")
@@ -480,26 +565,49 @@ class TableRuntime:
                 raise ActionError("storage", "the chat line could not be saved; try again") from None
             self.chat.append(line)
         self.broadcast_chat(line)
+        if self.manager.cluster.shared:
+            self.manager.tell({"kind": "chat", "table": self.id, "line": line.as_json()})
 
-    async def rematch(self, creator: str) -> TableRuntime:
-        """The table that plays this game again (made by the first to ask; later asks get it too)."""
+    def heard_chat(self, line: dict[str, Any]) -> None:
+        """A replica hears a chat line the owner stored."""
+        said = ChatLine(**line)
+        if said.n == len(self.chat):
+            self.chat.append(said)
+            self.broadcast_chat(said)
+
+    async def rematch(self, creator: str) -> str:
+        """The id of the table that plays this game again (made by the first to ask; later asks
+        get it too); everyone at this table is offered their seat at it."""
+        if self.row.status == "playing":
+            raise ActionError("running", "a rematch is offered once the game is over")
+        if not self.owned:
+            answer = await self._forwarded("rematch", None, creator=creator)
+            if answer is not None:
+                self._next_table(str(answer["next_table"]))
+                return str(answer["next_table"])
         async with self._rematch_lock:
             following = self.row.settings.get("next_table")
-            if following:
-                try:
-                    runtime = await self.manager.get(following)
-                except TableBusy as exc:
-                    raise ActionError("busy", str(exc)) from None
-                if runtime is not None:
-                    return runtime
-            if self.row.status == "playing":
-                raise ActionError("running", "a rematch is offered once the game is over")
-            runtime = await self.manager.create_rematch(self.row, creator)
-            settings = dict(self.row.settings, next_table=runtime.id)
-            await self.manager.writer.call(self.manager.storage.set_settings, self.id, settings)
-            self.row.settings = settings
+            if not following:
+                runtime = await self.manager.create_rematch(self.row, creator)
+                settings = dict(self.row.settings, next_table=runtime.id)
+                await self.manager.writer.call(self.manager.storage.set_settings, self.id, settings)
+                self.row.settings = settings
+                following = runtime.id
         self.broadcast_table()
-        return runtime
+        self._offer_rematch()
+        return str(following)
+
+    def _next_table(self, following: str) -> None:
+        """A replica learns of the rematch (from an answer, or the owner's summary)."""
+        if self.row.settings.get("next_table") != following:
+            self.row.settings = dict(self.row.settings, next_table=following)
+            self._offer_rematch()
+
+    def _offer_rematch(self) -> None:
+        for conn in list(self.connections):
+            offer = self.rematch_message(conn)
+            if offer is not None:
+                conn.push("rematch", offer)
 
     def rematch_message(self, conn: Connection) -> str | None:
         """The `rematch` message for a seat's connection: its seat at the next table and its link
@@ -521,7 +629,13 @@ class TableRuntime:
 
     async def submit(self, seat: int, action: Any, seq: int | None = None, bot: bool = False) -> None:
         """Take `action` for `seat`; ActionError (and nothing changed) if it may not be taken. A
-        `bot` move is refused once no bot plays that seat (its person came back meanwhile)."""
+        `bot` move is refused once no bot plays that seat (its person came back meanwhile).
+        A replica forwards it to the owner (whose bots play: a replica's never do)."""
+        if not self.owned:
+            if bot:
+                raise ActionError("stale", "another process owns the table now")
+            if await self._forwarded("action", seat, action=action, seq=seq) is not None:
+                return
         async with self.lock:
             if bot and self.bot_spec(seat) is None:
                 raise ActionError("stale", "the seat's person is back")
@@ -556,6 +670,10 @@ class TableRuntime:
                 await self.manager.writer.append(Append(self.id, self.seq, seat, action, result))
             except Exception as exc:
                 log.error("table %s: could not log action %s: %s", self.id, self.seq, exc)
+                if self.manager.cluster.shared:
+                    # Perhaps another process logged this move (it took the table over while
+                    # this one still thought it the owner): read the log again.
+                    self.manager.catch_up_later(self)
                 raise ActionError("storage", "the action could not be saved; try again") from None
             self.state = nxt
             now = time.time()
@@ -574,6 +692,98 @@ class TableRuntime:
                 self.maybe_unload()
         self.schedule_bots()
 
+    async def _forwarded(self, what: str, seat: int | None, **fields: Any) -> dict[str, Any] | None:
+        """A replica asks the table's owner to do `what` for `seat`: the owner's answer (raised as
+        ActionError if it refused), or None if this process owns the table now (nobody else did:
+        the caller does it here)."""
+        manager = self.manager
+        if self.row.status != "playing" and await manager.promote(self):
+            return None  # a finished table's owner lets it go once nobody there watches it
+        message = {"kind": "ask", "table": self.id, "what": what, "seat": seat, **fields}
+        try:
+            answer = await manager.cluster.request(message)
+        except NoOwner:
+            if await manager.promote(self):
+                return None
+            raise ActionError(
+                "busy", "the server process that runs this table did not answer; try again in a moment"
+            ) from None
+        except Exception as exc:
+            log.error("table %s: could not ask its owner: %s", self.id, exc)
+            raise ActionError("storage", "the table's server could not be reached; try again") from None
+        error = answer.get("error")
+        if isinstance(error, list) and len(error) == 2:
+            raise ActionError(str(error[0]), str(error[1]))
+        return answer
+
+    async def answer(self, message: dict[str, Any]) -> dict[str, Any]:
+        """The owner does what another process's person asked (see `_forwarded`)."""
+        what, seat = message.get("what"), message.get("seat")
+        try:
+            if what == "rematch":
+                return {"next_table": await self.rematch(str(message.get("creator") or ""))}
+            if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < self.row.players:
+                raise ActionError("malformed", "no such seat")
+            if what == "action":
+                seq = message.get("seq")
+                await self.submit(seat, message.get("action"), seq if isinstance(seq, int) else None)
+            elif what == "back":
+                await self.come_back(seat)
+            elif what == "name":
+                await self.rename(seat, message.get("name"))
+            elif what == "chat":
+                await self.say(seat, chat_line(message.get("text")))
+            else:
+                raise ActionError("malformed", f"unknown request {str(what)[:40]!r}")
+        except ActionError as exc:
+            return {"error": [exc.code, exc.message]}
+        return {}
+
+    def heard_move(self, seq: int, seat: int, action: int) -> None:
+        """A replica hears of an action the owner logged: it takes it, or catches up from the log
+        if it missed one."""
+        if seq < self.seq:
+            return
+        if seq > self.seq:
+            self.manager.catch_up_later(self)
+            return
+        nxt = self.state.clone()
+        try:
+            nxt.apply(action, seat=seat)
+        except BodogeError as exc:
+            log.error("table %s: the owner's action %s does not apply here: %s", self.id, seq, exc)
+            self.manager.catch_up_later(self)
+            return
+        self.moved(nxt)
+
+    def moved(self, nxt: State) -> None:
+        """A replica's state moved on (heard, or read from the log): everyone here sees it."""
+        self.state = nxt
+        self.row.moves = self.seq
+        if nxt.is_terminal and self.row.status == "playing":
+            self.row.status = "over"
+            self.row.result = {"scores": nxt.scores(), "winners": nxt.winners()}
+        self.broadcast()
+
+    def heard_summary(self, summary: dict[str, Any]) -> None:
+        """A replica hears the owner's summary: its people see it, and the rematch if there is one."""
+        self.owner_summary = summary
+        following = summary.get("next_table")
+        if isinstance(following, str):
+            self._next_table(following)
+        if summary.get("status") == "abandoned":
+            self.row.status = "abandoned"
+        self.broadcast_table()
+
+    def heard_abandoned(self) -> None:
+        if self.row.status != "playing":
+            return
+        self.row.status = "abandoned"
+        if self.bot_task is not None:
+            self.bot_task.cancel()
+        self.broadcast_table()
+        self.maybe_unload()
+
     def bot_spec(self, seat: int | None) -> str | None:
         """The bot that plays `seat` now: its own, or the stand-in of an away person while someone
         is at the table to play with (a table whose people have all gone waits for them)."""
@@ -588,7 +798,7 @@ class TableRuntime:
         return None
 
     def schedule_bots(self) -> None:
-        if self.row.status != "playing" or self.manager.closing:
+        if self.row.status != "playing" or self.manager.closing or not self.owned:
             return
         if self.state.is_terminal or self.bot_spec(self.state.current_player) is None:
             return
@@ -740,8 +950,10 @@ class TableManager:
         work_timeout: float = 20.0,
         unstarted_timeout: float = 3600.0,
         away_grace: float = 60.0,
+        cluster: Cluster | None = None,
     ) -> None:
         self.storage = storage
+        self.cluster = cluster or Cluster()
         self.writer = Writer(storage)
         self.bots = bots
         self.bot_delay = bot_delay
@@ -775,10 +987,178 @@ class TableManager:
 
     async def start(self) -> None:
         """Start the bots' workers, then (in the background, so that the server answers at once)
-        expire idle tables and rebuild the others, whose bots play on as soon as each is loaded."""
+        expire idle tables and rebuild the others, whose bots play on as soon as each is loaded.
+        Beside other processes (a shared cluster), rebuild the tables that no process owns, now and
+        whenever one's owner goes."""
         await self.bots.start()
-        self._in_background(self._resume())
+        if self.cluster.shared:
+            await self.cluster.start(self._heard, self._claimed)
+            self.storage.channel, self.storage.origin = self.cluster.channel, self.cluster.process
+            self._in_background(self._claimed(await self.cluster.claim_orphans()))
+            self._in_background(self._keep_in_touch())
+        else:
+            self._in_background(self._resume())
         self._in_background(self._expire_idle())
+
+    # -- beside other processes (cluster.py) ------------------------------------------------------
+
+    def tell(self, message: dict[str, Any]) -> None:
+        """Tell the other processes, without waiting (in order: publish takes one lock, in turn)."""
+        self._in_background(self._tell(message))
+
+    async def _tell(self, message: dict[str, Any]) -> None:
+        try:
+            await self.cluster.publish(message)
+        except Exception as exc:
+            log.error("could not tell the other processes (%s): %s", message.get("kind"), exc)
+
+    async def _claimed(self, ids: list[str]) -> None:
+        """This process owns these tables now (nobody did): rebuild each, or make its replica the
+        owner, and let its bots play."""
+        for table_id in ids:
+            runtime = self.tables.get(table_id)
+            try:
+                if runtime is not None:
+                    await self.promote(runtime)
+                else:
+                    runtime = await self.get(table_id)
+            except TableBusy:
+                log.error("table %s: taking it over took too long; it is left for later", table_id)
+                await self.cluster.release(table_id)
+                continue
+            if runtime is None:
+                await self.cluster.release(table_id)
+            else:
+                log.info("table %s: this process owns it now", table_id)
+
+    async def promote(self, runtime: TableRuntime) -> bool:
+        """Own the table if nobody does: read what its last owner logged, then run its clock and
+        bots. False if another process owns it."""
+        if runtime.owned:
+            return True
+        try:
+            if not await self.cluster.claim(runtime.id):
+                return False
+        except Exception as exc:
+            log.error("table %s: could not claim it: %s", runtime.id, exc)
+            return False
+        await self.catch_up(runtime)
+        runtime.owned, runtime.owner_summary, runtime.remote = True, None, {}
+        self.tell({"kind": "owner", "table": runtime.id})  # the replicas say who is there
+        runtime._people_changed()
+        return True
+
+    def demote(self, runtime: TableRuntime) -> None:
+        """Another process owns the table now (this one lost its lock): stop its bots and clock."""
+        if not runtime.owned:
+            return
+        runtime.owned = False
+        if runtime.bot_task is not None:
+            runtime.bot_task.cancel()
+        runtime._stop_timers()
+        runtime.remote = {}
+        runtime.tell_here()
+
+    def catch_up_later(self, runtime: TableRuntime) -> None:
+        self._in_background(self.catch_up(runtime))
+
+    async def catch_up(self, runtime: TableRuntime) -> None:
+        """Read the table's row and the actions logged since the replica's move, and take them."""
+        async with runtime.lock:
+            try:
+                row = await asyncio.to_thread(self.storage.load_table, runtime.id)
+                logged = await asyncio.to_thread(self.storage.load_actions, runtime.id, runtime.seq)
+            except Exception as exc:
+                log.error("table %s: could not read its log: %s", runtime.id, exc)
+                return
+            nxt: State | None = None
+            for entry in logged:
+                at = nxt if nxt is not None else runtime.state
+                if entry.seq != len(at.history):
+                    continue  # heard meanwhile
+                nxt = nxt if nxt is not None else runtime.state.clone()
+                nxt.apply(entry.action, seat=entry.seat)
+            if row is not None:
+                for name in ("status", "result", "seats", "settings", "updated_at"):
+                    setattr(runtime.row, name, getattr(row, name))
+            if nxt is not None:
+                runtime.moved(nxt)
+            runtime.broadcast_table()
+
+    def unload(self, runtime: TableRuntime) -> None:
+        """The table leaves memory (and this process lets it go: another may own it)."""
+        if self.tables.get(runtime.id) is runtime:
+            del self.tables[runtime.id]
+        if runtime.owned and self.cluster.shared:
+            self._in_background(self.cluster.release(runtime.id))
+
+    def _heard(self, message: dict[str, Any]) -> None:
+        """A message from another process (cluster.py): each kind goes to its table."""
+        kind = message.get("kind")
+        if kind == "lost":  # this process's locks went with its database session
+            for table_id in message.get("tables", []):
+                runtime = self.tables.get(table_id)
+                if runtime is not None:
+                    self.demote(runtime)
+            return
+        if kind == "resync":  # notifications were missed: every replica reads its log again
+            for runtime in list(self.tables.values()):
+                if not runtime.owned:
+                    self.catch_up_later(runtime)
+                    runtime.tell_here()
+            return
+        table_id = message.get("table")
+        runtime = self.tables.get(table_id) if isinstance(table_id, str) else None
+        if runtime is None:
+            return
+        origin = str(message.get("origin"))
+        if kind == "move":
+            seq, seat, action = message.get("seq"), message.get("seat"), message.get("action")
+            if not (isinstance(seq, int) and isinstance(seat, int) and isinstance(action, int)):
+                return
+            if runtime.owned:
+                log.error("table %s: another process logged move %s; it owns the table now", runtime.id, seq)
+                self.demote(runtime)
+                self.catch_up_later(runtime)
+                return
+            runtime.heard_move(seq, seat, action)
+        elif kind == "abandoned":
+            runtime.heard_abandoned()
+        elif kind == "ask" and runtime.owned:
+            self._in_background(self._answer(runtime, message))
+        elif kind == "here" and runtime.owned:
+            seats, spectators = message.get("seats"), message.get("spectators")
+            if isinstance(seats, list) and isinstance(spectators, int):
+                runtime.heard_here(origin, seats, spectators)
+        elif kind == "seat":
+            seat, keep = message.get("seat"), message.get("keep")
+            if isinstance(seat, int) and isinstance(keep, str) and runtime.replace(seat, keep):
+                runtime._people_changed()
+        elif kind == "table" and not runtime.owned:
+            summary = message.get("summary")
+            if isinstance(summary, dict):
+                runtime.heard_summary(summary)
+        elif kind == "chat" and not runtime.owned:
+            line = message.get("line")
+            if isinstance(line, dict):
+                with contextlib.suppress(TypeError):
+                    runtime.heard_chat(line)
+        elif kind == "owner" and not runtime.owned:
+            runtime.tell_here()
+
+    async def _answer(self, runtime: TableRuntime, message: dict[str, Any]) -> None:
+        answer = await runtime.answer(message)
+        await self._tell(dict(answer, kind="answer", to=message.get("origin"), ask=message.get("ask")))
+
+    async def _keep_in_touch(self) -> None:
+        """Replicas remind the owners who is connected; owners forget processes gone silent."""
+        while not self.closing:
+            await asyncio.sleep(HERE_INTERVAL)
+            for runtime in list(self.tables.values()):
+                if runtime.owned:
+                    runtime.forget_silent()
+                elif runtime.connections:
+                    runtime.tell_here()
 
     async def _resume(self) -> None:
         await self._abandon_idle()
@@ -810,13 +1190,15 @@ class TableManager:
         )
         for table_id in ids:
             runtime = self.tables.get(table_id)
-            if runtime is not None:
+            if runtime is not None and runtime.owned:
                 await runtime.abandon()
-            else:
+            else:  # its owner (another process) hears of it
                 await self.writer.abandon(table_id)
             log.info("table %s: abandoned: nobody moved for too long", table_id)
 
     async def close(self) -> None:
+        """Stop: the bots, then the writer (everything queued is committed), then, beside other
+        processes, let every table go (another process takes them over from the log)."""
         self.closing = True
         tasks = [t.bot_task for t in self.tables.values() if t.bot_task is not None]
         tasks += list(self._background)
@@ -825,8 +1207,9 @@ class TableManager:
         for task in tasks:
             with contextlib.suppress(BaseException):
                 await task
-        await self.bots.close()
         await asyncio.to_thread(self.writer.close)
+        await self.cluster.close()
+        await self.bots.close()
         await asyncio.to_thread(self.storage.close)
 
     def open_tables_of(self, address: str) -> int:
@@ -877,6 +1260,8 @@ class TableManager:
         )
         await self.writer.create_table(row)
         runtime = TableRuntime(self, row, game, state, creator)
+        if self.cluster.shared:
+            runtime.owned = await self.cluster.claim(row.id)
         self.tables[row.id] = runtime
         runtime.schedule_bots()
         return runtime, tokens
@@ -928,6 +1313,12 @@ class TableManager:
                 runtime = await asyncio.to_thread(self._rebuild, table_id)
             if runtime is not None and table_id not in self.tables:
                 self.tables[table_id] = runtime
+                if self.cluster.shared:
+                    # A replica until it owns the table; either way it takes what was logged
+                    # while it was being rebuilt.
+                    runtime.owned = False
+                    if not await self.promote(runtime):
+                        await self.catch_up(runtime)
             return self.tables.get(table_id)
         finally:
             del self._loading[table_id]
