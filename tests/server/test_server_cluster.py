@@ -29,6 +29,7 @@ from server_helpers import (
 )
 
 import bodoge
+from bodoge.server.cluster import HERE_EXPIRES, HERE_INTERVAL, MAX_PAYLOAD, encode, lock_key
 
 pytestmark = pytest.mark.skipif(not real_games(), reason="no game is registered yet")
 
@@ -44,11 +45,11 @@ def pg_url() -> Iterator[str]:
 class Pair:
     """Two server processes on one database schema."""
 
-    def __init__(self, url: str, tmp: Path, bot_delay: float = 0.0) -> None:
+    def __init__(self, url: str, tmp: Path, bot_delay: float = 0.0, extra: tuple[str, ...] = ()) -> None:
         # Clients here play as fast as they can: above the default message rate.
+        options = ("--message-rate", "1000/second", *extra)
         self.servers = [
-            ProcessServer(url, free_port(), tmp / f"serve{i}.log", bot_delay, ("--message-rate", "1000/second"))
-            for i in (0, 1)
+            ProcessServer(url, free_port(), tmp / f"serve{i}.log", bot_delay, options) for i in (0, 1)
         ]
 
     def __enter__(self) -> Pair:
@@ -118,15 +119,25 @@ def test_a_chat_line_said_at_one_process_is_heard_at_the_other(pg_url: str, tmp_
     with Pair(pg_url, tmp_path) as pair:
         a, b = pair.servers
         with httpx.Client(base_url=a.url, timeout=30) as http:
-            table = create_table(http, GAME, [{"kind": "human"}] * 2 + [{"kind": "bot", "spec": "random"}] * 2)
+            table = create_table(
+                http, GAME, [{"kind": "human"}] * 2 + [{"kind": "bot", "spec": "random"}] * 2
+            )
         tokens = [seat.get("token") for seat in table["seats"]]
-        with Player(a.ws_url, table["id"], tokens[0]) as here, Player(b.ws_url, table["id"], tokens[1]) as there:
+        with (
+            Player(a.ws_url, table["id"], tokens[0]) as here,
+            Player(b.ws_url, table["id"], tokens[1]) as there,
+        ):
             here.view_at_least(0)
             there.view_at_least(0)
             there.send({"type": "chat", "text": "こんにちは from b"})
-            assert here.recv_until("chat", timeout=20)["line"]["text"] == "こんにちは from b"
+            said = here.recv_until("chat", timeout=20)["line"]
+            assert (said["text"], said["seat"], said["n"]) == ("こんにちは from b", 1, 0)
             here.send({"type": "chat", "text": "hello from a"})
-            assert there.recv_until("chat", timeout=20)["line"]["text"] == "hello from a"
+            lines = [there.recv_until("chat", timeout=20)["line"] for _ in range(2)]
+            assert [(line["text"], line["n"]) for line in lines] == [
+                ("こんにちは from b", 0),
+                ("hello from a", 1),
+            ]
             # A refusal at the owner comes back to the asking process's client, changing nothing.
             there.send({"type": "action", "action": 999999, "seq": there.last["seq"]})  # type: ignore[index]
             error = there.recv_until("error", timeout=20)
@@ -194,20 +205,21 @@ def play_together_until(here: Player, there: Player, rng: random.Random, moves: 
 
 
 def test_a_rolling_restart_keeps_every_game_going(pg_url: str, tmp_path: Path) -> None:
-    with Pair(pg_url, tmp_path, bot_delay=0.05) as pair:
+    """Stop one process (SIGTERM), start it again, then the other: the bot tables play on
+    throughout (about 130 moves at 0.15 s each outlast both restarts) and end complete."""
+    with Pair(pg_url, tmp_path, bot_delay=0.15) as pair:
         a, b = pair.servers
         with httpx.Client(base_url=a.url, timeout=30) as http:
             tables = [create_table(http, GAME, [{"kind": "bot", "spec": "random"}] * 4) for _ in range(3)]
         watcher = Player(b.ws_url, tables[0]["id"], None)
         try:
             seq = watcher.view_at_least(2, timeout=60)["seq"]
-            for turn, (going, staying) in enumerate([(a, b), (b, a)]):
+            for going in (a, b):
                 going.stop()  # gracefully: its tables go to the other process
                 seq = watcher.view_at_least(seq + 1, timeout=TAKEOVER + 20)["seq"]
-                if watcher.last["view"]["is_terminal"]:  # type: ignore[index]
-                    break
+                assert not watcher.last["view"]["is_terminal"], "the game ended before the restart"  # type: ignore[index]
                 going.start()  # back again, beside the other
-                if turn == 0:  # the watcher was at b: it moves to a, which b's tables go to
+                if going is a:  # b stops next: the watcher moves to a
                     watcher.close()
                     watcher = Player(a.ws_url, tables[0]["id"], None)
                     seq = watcher.view_at_least(seq, timeout=60)["seq"]
@@ -218,3 +230,57 @@ def test_a_rolling_restart_keeps_every_game_going(pg_url: str, tmp_path: Path) -
             watcher.close()
     for record in records:
         assert bodoge.replay(record).is_terminal
+
+
+def test_people_at_a_killed_process_are_gone_for_the_owner_and_a_stand_in_plays(
+    pg_url: str, tmp_path: Path
+) -> None:
+    """A process that dies says nothing: the owner stops counting its people once it has not heard
+    from it for HERE_EXPIRES, and after the grace period a stand-in plays their seat."""
+    with Pair(pg_url, tmp_path, extra=("--away-grace", "1")) as pair:
+        a, b = pair.servers
+        with httpx.Client(base_url=a.url, timeout=30) as http:
+            table = create_table(
+                http, GAME, [{"kind": "human"}] * 2 + [{"kind": "bot", "spec": "random"}] * 2
+            )
+        tokens = [seat.get("token") for seat in table["seats"]]
+        with Player(a.ws_url, table["id"], tokens[0]) as here:
+            there = Player(b.ws_url, table["id"], tokens[1])
+            here.view_at_least(0)
+            there.view_at_least(0)
+            deadline = time.monotonic() + 30
+            while not summary_of(a, table["id"])["seats"][1]["connected"]:  # the owner heard of it
+                assert time.monotonic() < deadline, "the owner never heard of seat 1 at the other process"
+                time.sleep(0.1)
+            b.kill()
+            there.close()
+            deadline = time.monotonic() + HERE_EXPIRES + HERE_INTERVAL + 20
+            while not (seat := summary_of(a, table["id"])["seats"][1])["away"]:
+                assert time.monotonic() < deadline, f"seat 1 is still counted as there: {seat}"
+                time.sleep(0.2)
+            assert not seat["connected"]
+
+
+def summary_of(server: ProcessServer, table_id: str) -> dict[str, Any]:
+    summary: dict[str, Any] = httpx.get(f"{server.url}/api/tables/{table_id}", timeout=30).json()
+    return summary
+
+
+def test_the_lock_of_a_table_is_the_same_in_python_and_in_the_sweeps_sql(pg_url: str) -> None:
+    import psycopg
+
+    from bodoge.server.storage import normalize_url
+
+    conninfo = normalize_url(pg_url).replace("postgresql+psycopg://", "postgresql://", 1)
+    with psycopg.connect(conninfo) as conn:
+        for table_id in ("abc", "Zz-_09xyAB12", "x" * 32):
+            sql_key = conn.execute(
+                "SELECT ('x' || substr(md5(%s || %s), 1, 16))::bit(64)::bigint", ("t_s/", table_id)
+            ).fetchone()
+            assert sql_key is not None and sql_key[0] == lock_key("t_s", table_id)
+
+
+def test_a_notification_past_postgresqls_limit_is_refused_before_it_is_sent() -> None:
+    assert len(encode({"kind": "chat", "line": {"text": "あ" * 300}}).encode()) < MAX_PAYLOAD
+    with pytest.raises(ValueError, match="too long"):
+        encode({"kind": "table", "summary": {"x": "あ" * MAX_PAYLOAD}})

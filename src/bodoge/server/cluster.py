@@ -300,7 +300,8 @@ class PgCluster(Cluster):
                 self.answered(message)
             return
         if message.get("kind") == "gone":
-            self._sweep_now.set()
+            # Its session ends just after it says so: sweep once its locks are free.
+            asyncio.get_running_loop().call_later(0.3, self._sweep_now.set)
         try:
             self._handle(message)
         except Exception:

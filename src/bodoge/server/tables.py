@@ -380,9 +380,10 @@ class TableRuntime:
         """Processes not heard of for HERE_EXPIRES have nobody here any more (they died)."""
         before = self.present_seats()
         limit = time.monotonic() - HERE_EXPIRES
-        for process in [p for p, (_s, _n, heard) in self.remote.items() if heard < limit]:
+        silent = [p for p, (_s, _n, heard) in self.remote.items() if heard < limit]
+        for process in silent:
             del self.remote[process]
-        if len(self.present_seats()) != len(before):
+        if silent:
             self._presence_moved(before)
 
     def _presence_moved(self, before: set[int]) -> None:
@@ -1258,10 +1259,15 @@ class TableManager:
             updated_at=now,
             settings=settings,
         )
-        await self.writer.create_table(row)
+        # Owned before its row exists: another process's sweep never sees it without an owner.
+        owned = await self.cluster.claim(row.id)
+        try:
+            await self.writer.create_table(row)
+        except BaseException:
+            await self.cluster.release(row.id)
+            raise
         runtime = TableRuntime(self, row, game, state, creator)
-        if self.cluster.shared:
-            runtime.owned = await self.cluster.claim(row.id)
+        runtime.owned = owned
         self.tables[row.id] = runtime
         runtime.schedule_bots()
         return runtime, tokens
