@@ -284,3 +284,17 @@ def test_a_notification_past_postgresqls_limit_is_refused_before_it_is_sent() ->
     assert len(encode({"kind": "chat", "line": {"text": "あ" * 300}}).encode()) < MAX_PAYLOAD
     with pytest.raises(ValueError, match="too long"):
         encode({"kind": "table", "summary": {"x": "あ" * MAX_PAYLOAD}})
+
+
+def test_processes_started_together_on_an_empty_database_all_start(pg_url: str) -> None:
+    """Each would make the tables; unserialized, all but one failed (UniqueViolation)."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    from bodoge.server.storage import Storage
+
+    def start() -> None:
+        Storage(pg_url).close()
+
+    with ThreadPoolExecutor(4) as pool:
+        for done in [pool.submit(start) for _ in range(4)]:
+            done.result()

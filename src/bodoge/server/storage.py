@@ -199,6 +199,9 @@ class Append:
     result: dict[str, Any] | None = None
 
 
+SCHEMA_LOCK = 0x626F646F6765  # "bodoge": the advisory lock held while making the tables
+
+
 def normalize_url(url: str) -> str:
     """Plain `postgresql://` URLs use psycopg 3 (the driver the `server` extra installs)."""
     parsed = make_url(url)
@@ -220,20 +223,25 @@ class Storage:
             event.listen(self.engine, "connect", _sqlite_pragmas)
         else:
             self.engine = create_engine(self.url, pool_pre_ping=True, pool_size=5, max_overflow=5)
-        metadata.create_all(self.engine)
-        self._add_new_columns()
+        with self.engine.begin() as conn:
+            if not self.is_sqlite:
+                # Processes started together on an empty database would race to make the same
+                # tables (and all but one fail): one at a time, until this transaction ends.
+                conn.execute(text("SELECT pg_advisory_xact_lock(:key)"), {"key": SCHEMA_LOCK})
+            metadata.create_all(conn)
+            self._add_new_columns(conn)
         # Set by a PgCluster: the channel that hears of every logged action and abandoned table, in
         # the transaction that writes it, and this process's name (so that it skips its own).
         self.channel: str | None = None
         self.origin = ""
 
-    def _add_new_columns(self) -> None:
+    @staticmethod
+    def _add_new_columns(conn: Any) -> None:
         """Columns added since a database was made (create_all makes missing tables, never columns):
         an older bodoge.db keeps working after an upgrade."""
-        have = {c["name"] for c in inspect(self.engine).get_columns("bodoge_tables")}
+        have = {c["name"] for c in inspect(conn).get_columns("bodoge_tables")}
         if "settings" not in have:
-            with self.engine.begin() as conn:
-                conn.execute(text("ALTER TABLE bodoge_tables ADD COLUMN settings TEXT"))
+            conn.execute(text("ALTER TABLE bodoge_tables ADD COLUMN settings TEXT"))
 
     def close(self) -> None:
         self.engine.dispose()

@@ -395,6 +395,7 @@ class TableRuntime:
             if grace is not None:
                 grace.cancel()
         self._people_changed()
+        self.maybe_unload()  # a finished table that nobody anywhere watches now
 
     def maybe_unload(self) -> None:
         """A table no longer in play that nobody watches leaves memory; it is rebuilt from the log
