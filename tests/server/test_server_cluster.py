@@ -103,6 +103,11 @@ def test_the_seats_of_one_table_play_through_two_processes(pg_url: str, tmp_path
             assert summary["seats"][1]["name"] == "there"
             record = record_of(b, table["id"])
             assert record == record_of(a, table["id"])
+            # "Play again", asked at b, is made by the owner; both seats are offered their new seat.
+            there.send({"type": "rematch"})
+            offers = [player.recv_until("rematch", timeout=30) for player in (there, here)]
+            assert offers[0]["table"] == offers[1]["table"] != table["id"]
+            assert [offer["seat"] for offer in offers] == [2, 1]  # every seat moves on by one
         finally:
             for player in (here, there, watcher):
                 player.close()
@@ -298,3 +303,55 @@ def test_processes_started_together_on_an_empty_database_all_start(pg_url: str) 
     with ThreadPoolExecutor(4) as pool:
         for done in [pool.submit(start) for _ in range(4)]:
             done.result()
+
+
+HOSTILE_NOTES = [
+    "not json",
+    "[1, 2]",
+    '{"kind": 5}',
+    '{"kind": "move", "table": "%(id)s", "seq": "0", "seat": 0, "action": 0}',
+    '{"kind": "move", "table": "%(id)s", "seq": 10000000000000000000000, "seat": 0, "action": 0}',
+    '{"kind": "ask", "table": "%(id)s", "what": "action", "seat": 99, "action": 0, "ask": "x", "origin": "y"}',
+    '{"kind": "ask", "table": "%(id)s", "what": "drop tables", "seat": 0, "ask": "x", "origin": "y"}',
+    '{"kind": "here", "table": "%(id)s", "seats": [999, -1, "a"], "spectators": -5, "origin": "y"}',
+    '{"kind": "seat", "table": "%(id)s", "seat": "a", "keep": 3}',
+    '{"kind": "chat", "table": "%(id)s", "line": {"bad": 1}}',
+    '{"kind": "table", "table": "%(id)s", "summary": "x"}',
+    '{"kind": "answer", "to": "nobody", "ask": "x"}',
+    '{"kind": "lost", "tables": 7}',
+    '{"kind": "gone", "tables": null}',
+]
+
+
+def test_notifications_that_make_no_sense_change_nothing(pg_url: str, tmp_path: Path) -> None:
+    """Whatever else is said on the channel (another program with access to the database, a bug),
+    a process ignores what makes no sense: its table plays on, exactly."""
+    import psycopg
+
+    from bodoge.server.storage import normalize_url
+
+    server = ProcessServer(
+        pg_url, free_port(), tmp_path / "serve.log", extra=("--message-rate", "1000/second")
+    )
+    server.start()
+    try:
+        with httpx.Client(base_url=server.url, timeout=30) as http:
+            table = create_table(http, GAME, [{"kind": "human"}] + [{"kind": "bot", "spec": "random"}] * 3)
+        conninfo = normalize_url(pg_url).replace("postgresql+psycopg://", "postgresql://", 1)
+        with (
+            Player(server.ws_url, table["id"], table["seats"][0]["token"]) as me,
+            psycopg.connect(conninfo, autocommit=True) as conn,
+        ):
+            me.view_at_least(0)
+            (schema,) = conn.execute("SELECT current_schema()").fetchone() or ("",)
+            for note in HOSTILE_NOTES:
+                conn.execute("SELECT pg_notify(%s, %s)", (f"bodoge_{schema}", note % {"id": table["id"]}))
+            final = me.play(random.Random(2), timeout=120)
+            assert final["view"]["is_terminal"]
+            assert httpx.get(f"{server.url}/api/health", timeout=30).json()["ok"]
+            record = record_of(server, table["id"])
+    finally:
+        server.stop()
+    assert bodoge.replay(record).is_terminal
+    assert_views_exact(me, record, 0)
+    assert "Traceback" not in (tmp_path / "serve.log").read_text()

@@ -40,6 +40,7 @@ HERE_INTERVAL = 5.0  # seconds between a replica's reminders to the owner of who
 HERE_EXPIRES = 3 * HERE_INTERVAL  # a process not heard of for this long has nobody at the table
 REQUEST_TIMEOUT = 5.0  # seconds an owner has to answer a forwarded request
 MAX_PAYLOAD = 7900  # bytes of one notification (PostgreSQL's limit is 8000)
+INTERNAL = ("lost", "resync")  # what a PgCluster tells its own manager (see `_handle`)
 
 
 class NoOwner(Exception):
@@ -295,6 +296,8 @@ class PgCluster(Cluster):
             return
         if not isinstance(message, dict) or message.get("origin") == self.process:
             return
+        if message.get("kind") in INTERNAL:
+            return  # this process's own news of itself is never heard from the channel
         if message.get("kind") == "answer":
             if message.get("to") == self.process:
                 self.answered(message)
