@@ -51,7 +51,7 @@ def lock_key(schema: str, table_id: str) -> int:
     """The advisory lock of a table: 64 bits of md5(schema/table id), signed, as the sweep's SQL
     computes it (`('x' || substr(md5(...), 1, 16))::bit(64)::bigint`). The schema is part of it:
     advisory locks are the whole database's."""
-    key = int(hashlib.md5(f"{schema}/{table_id}".encode()).hexdigest()[:16], 16)
+    key = int(hashlib.md5(f"{schema}/{table_id}".encode(), usedforsecurity=False).hexdigest()[:16], 16)
     return key - 2**64 if key >= 2**63 else key
 
 
@@ -80,9 +80,6 @@ class Cluster:
     async def release(self, table_id: str) -> None:
         """Own the table no longer (its game is over and nobody here watches it)."""
 
-    def owned(self) -> set[str]:
-        return set()
-
     async def claim_orphans(self) -> list[str]:
         """Own the tables in play that no process owns; their ids."""
         return []
@@ -93,9 +90,6 @@ class Cluster:
     async def request(self, message: dict[str, Any]) -> dict[str, Any]:
         """Ask the table's owner; its answer, or NoOwner."""
         raise NoOwner("no other process")
-
-    def answered(self, message: dict[str, Any]) -> None:
-        """An answer to one of this process's requests came in."""
 
 
 class PgCluster(Cluster):
@@ -166,9 +160,6 @@ class PgCluster(Cluster):
         self._mine.clear()
 
     # -- ownership ------------------------------------------------------------------------------
-
-    def owned(self) -> set[str]:
-        return set(self._mine)
 
     async def _execute(self, sql: str, params: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
         """A statement on the lock connection. A lost connection lost every lock with it: this
@@ -256,7 +247,7 @@ class PgCluster(Cluster):
         finally:
             self._waiting.pop(ask, None)
 
-    def answered(self, message: dict[str, Any]) -> None:
+    def _answered(self, message: dict[str, Any]) -> None:
         future = self._waiting.get(str(message.get("ask")))
         if future is not None and not future.done():
             future.set_result(message)
@@ -300,7 +291,7 @@ class PgCluster(Cluster):
             return  # this process's own news of itself is never heard from the channel
         if message.get("kind") == "answer":
             if message.get("to") == self.process:
-                self.answered(message)
+                self._answered(message)
             return
         if message.get("kind") == "gone":
             # Its session ends just after it says so: sweep once its locks are free.
