@@ -1153,7 +1153,8 @@ class TableManager:
         await self._tell(dict(answer, kind="answer", to=message.get("origin"), ask=message.get("ask")))
 
     async def _keep_in_touch(self) -> None:
-        """Replicas remind the owners who is connected; owners forget processes gone silent."""
+        """Replicas remind the owners who is connected; owners forget processes gone silent; a
+        replica that nobody here watches (loaded for a look at the table) leaves memory."""
         while not self.closing:
             await asyncio.sleep(HERE_INTERVAL)
             for runtime in list(self.tables.values()):
@@ -1161,6 +1162,8 @@ class TableManager:
                     runtime.forget_silent()
                 elif runtime.connections:
                     runtime.tell_here()
+                else:
+                    self.unload(runtime)
 
     async def _resume(self) -> None:
         await self._abandon_idle()
