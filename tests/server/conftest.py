@@ -32,7 +32,11 @@ def db_url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
 def postgres_schema_url() -> Iterator[str]:
     base = os.environ.get(POSTGRES_ENV)
     if not base:
-        pytest.skip(f"no PostgreSQL: set {POSTGRES_ENV} to a database URL (.ci/run does)")
+        pytest.skip(
+            f"no PostgreSQL: set {POSTGRES_ENV} to a database URL such as "
+            "postgresql://user:password@127.0.0.1/database (whose role may create schemas), "
+            "or run .ci/run, which installs and starts one"
+        )
     import sqlalchemy as sa
 
     from bodoge.server.storage import normalize_url
