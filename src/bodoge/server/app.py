@@ -452,7 +452,7 @@ async def play_socket(
             }
         ),
     )
-    runtime.attach(conn)
+    runtime = runtime.attach(conn)
     rematch = runtime.rematch_message(conn)
     if rematch is not None:
         conn.push("rematch", rematch)

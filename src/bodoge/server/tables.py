@@ -182,6 +182,7 @@ class TableRuntime:
         self.owned = True
         self.remote: dict[str, tuple[frozenset[int], int, float]] = {}
         self.owner_summary: dict[str, Any] | None = None
+        self.idle_since = time.monotonic()  # when its last connection here closed (a replica's)
 
     @property
     def id(self) -> str:
@@ -307,9 +308,17 @@ class TableRuntime:
                 shared["seats"] = [dict(info, name=(info.get("name") or "")[:8]) for info in shared["seats"]]
             self.manager.tell({"kind": "table", "table": self.id, "summary": shared})
 
-    def attach(self, conn: Connection) -> None:
+    def attach(self, conn: Connection) -> TableRuntime:
         """A connection joins: it gets its view; a seat's older connection (another tab or device)
-        is told it was replaced and closed (4409): one seat, one place that plays it."""
+        is told it was replaced and closed (4409): one seat, one place that plays it. Returns the
+        table it joined: another if this one is a replica that left memory meanwhile."""
+        if not self.owned and self.manager.tables.get(self.id) is not self:
+            # Unloaded while the connection said hello: it joins the one in memory (which hears of
+            # every move), or this one goes back and catches up.
+            current = self.manager.tables.setdefault(self.id, self)
+            if current is not self:
+                return current.attach(conn)
+            self.manager.catch_up_later(self)
         if conn.seat is not None:
             self.replace(conn.seat, conn.id)
             grace = self._grace.pop(conn.seat, None)
@@ -320,6 +329,7 @@ class TableRuntime:
         self.connections.add(conn)
         conn.push("view")
         self._people_changed()
+        return self
 
     def replace(self, seat: int, keep: str) -> bool:
         """Close the seat's connections other than `keep` (4409); True if there were any."""
@@ -399,10 +409,10 @@ class TableRuntime:
 
     def maybe_unload(self) -> None:
         """A table no longer in play that nobody watches leaves memory; it is rebuilt from the log
-        when asked for. A replica leaves once nobody here watches it."""
+        when asked for. A replica leaves a while after nobody here watches it (`_keep_in_touch`)."""
         if not self.owned:
             if not self.connections:
-                self.manager.unload(self)
+                self.idle_since = time.monotonic()
             return
         if self.row.status != "playing":
             self._stop_timers()
@@ -1079,7 +1089,12 @@ class TableManager:
                 if entry.seq != len(at.history):
                     continue  # heard meanwhile
                 nxt = nxt if nxt is not None else runtime.state.clone()
-                nxt.apply(entry.action, seat=entry.seat)
+                try:
+                    nxt.apply(entry.action, seat=entry.seat)
+                except BodogeError as exc:  # a log this server cannot replay: stay where it was
+                    log.error("table %s: logged action %s does not apply: %s", runtime.id, entry.seq, exc)
+                    nxt = None
+                    break
             if row is not None:
                 for name in ("status", "result", "seats", "settings", "updated_at"):
                     setattr(runtime.row, name, getattr(row, name))
@@ -1162,7 +1177,7 @@ class TableManager:
                     runtime.forget_silent()
                 elif runtime.connections:
                     runtime.tell_here()
-                else:
+                elif time.monotonic() - runtime.idle_since > REPLICA_IDLE:
                     self.unload(runtime)
 
     async def _resume(self) -> None:
@@ -1376,6 +1391,9 @@ class TableManager:
 
 
 VIEW_ON_LOOP_EVENTS = 1000  # log events up to which a view is built on the event loop
+# Seconds a replica stays in memory after its last connection at this process closed: longer than
+# a new websocket may take to say hello, so that one that just fetched the table still finds it.
+REPLICA_IDLE = 60.0
 
 
 async def _off_loop_if_long(state: State, fn: Callable[..., T], *args: Any) -> T:
