@@ -7,7 +7,8 @@ actions replayed, so a restart rebuilds every table exactly (DESIGN.md §6).
 SQLAlchemy 2 Core, so any database it speaks works; SQLite (WAL) by default, PostgreSQL by URL.
 All writes go through one `Writer` thread that commits whatever is queued in one transaction (group
 commit): an action's future resolves only once its transaction is committed, and only then is it
-broadcast.
+broadcast. Beside other processes on PostgreSQL (cluster.py), the same transaction notifies them of
+each action it logs, so that they hear of it when, and only if, it is committed.
 """
 
 from __future__ import annotations
