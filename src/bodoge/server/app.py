@@ -490,10 +490,15 @@ async def play_socket(
         pass
     finally:
         runtime.detach(conn)
+        # A client closed for its behaviour may be blocked sending to us while we stop reading:
+        # keep reading (and dropping) what it sends until it has taken the close, so that it can.
+        drain = asyncio.create_task(_discard_input(websocket)) if conn.close_code == 1008 else None
         sender.cancel()
         with contextlib.suppress(BaseException):
             await sender
         await _close(websocket, conn)
+        if drain is not None:
+            await drain
 
 
 async def _action(runtime: TableRuntime, conn: Connection, message: dict[str, Any]) -> None:
@@ -576,6 +581,14 @@ async def _close(websocket: WebSocket, conn: Connection) -> None:
         asyncio.get_running_loop().call_later(CLOSE_TIMEOUT, _drop, websocket)
     with contextlib.suppress(Exception):  # already closed
         await asyncio.wait_for(websocket.close(conn.close_code, conn.close_reason), CLOSE_TIMEOUT)
+
+
+async def _discard_input(websocket: WebSocket) -> None:
+    """Read and drop the client's messages until it is gone (at most CLOSE_TIMEOUT)."""
+    with contextlib.suppress(Exception):
+        async with asyncio.timeout(CLOSE_TIMEOUT):
+            while (await websocket.receive())["type"] != "websocket.disconnect":
+                pass
 
 
 def _drop(websocket: WebSocket) -> None:
