@@ -29,7 +29,7 @@ from server_helpers import (
 )
 
 import bodoge
-from bodoge.server.cluster import HERE_EXPIRES, HERE_INTERVAL, MAX_PAYLOAD, encode, lock_key
+from bodoge.server.cluster import HERE_EXPIRES, HERE_INTERVAL, MAX_PAYLOAD, encode, libpq_url, lock_key
 
 pytestmark = pytest.mark.skipif(not real_games(), reason="no game is registered yet")
 
@@ -276,7 +276,7 @@ def test_the_lock_of_a_table_is_the_same_in_python_and_in_the_sweeps_sql(pg_url:
 
     from bodoge.server.storage import normalize_url
 
-    conninfo = normalize_url(pg_url).replace("postgresql+psycopg://", "postgresql://", 1)
+    conninfo = libpq_url(normalize_url(pg_url))
     with psycopg.connect(conninfo) as conn:
         for table_id in ("abc", "Zz-_09xyAB12", "x" * 32):
             sql_key = conn.execute(
@@ -337,7 +337,7 @@ def test_notifications_that_make_no_sense_change_nothing(pg_url: str, tmp_path: 
     try:
         with httpx.Client(base_url=server.url, timeout=30) as http:
             table = create_table(http, GAME, [{"kind": "human"}] + [{"kind": "bot", "spec": "random"}] * 3)
-        conninfo = normalize_url(pg_url).replace("postgresql+psycopg://", "postgresql://", 1)
+        conninfo = libpq_url(normalize_url(pg_url))
         with (
             Player(server.ws_url, table["id"], table["seats"][0]["token"]) as me,
             psycopg.connect(conninfo, autocommit=True) as conn,

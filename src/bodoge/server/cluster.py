@@ -55,6 +55,11 @@ def lock_key(schema: str, table_id: str) -> int:
     return key - 2**64 if key >= 2**63 else key
 
 
+def libpq_url(url: str) -> str:
+    """A database URL as libpq (and so psycopg) reads it: SQLAlchemy's driver name is not a libpq one."""
+    return url.replace("postgresql+psycopg://", "postgresql://", 1)
+
+
 class Cluster:
     """One process that owns every table (SQLite, or nothing to share a database with)."""
 
@@ -99,8 +104,7 @@ class PgCluster(Cluster):
 
     def __init__(self, url: str) -> None:
         super().__init__()
-        # psycopg's own URL form: SQLAlchemy's driver name is not a libpq one.
-        self.conninfo = url.replace("postgresql+psycopg://", "postgresql://", 1)
+        self.conninfo = libpq_url(url)
         self.schema = ""
         self.channel = None
         self._lock_conn: Any = None  # holds the advisory locks: they live as long as it

@@ -47,6 +47,7 @@ from sqlalchemy import (
 )
 from sqlalchemy.engine import make_url
 
+from bodoge.server.cluster import encode
 from bodoge.server.guard import check_value
 
 log = logging.getLogger("bodoge.server")
@@ -294,7 +295,7 @@ class Storage:
         """Tell the other processes, when the transaction commits (and only if it does)."""
         if self.channel is None or not messages:
             return
-        payloads = [json.dumps(dict(m, origin=self.origin), separators=(",", ":")) for m in messages]
+        payloads = [encode(dict(m, origin=self.origin)) for m in messages]
         conn.execute(
             text("SELECT pg_notify(:channel, p) FROM unnest(CAST(:payloads AS text[])) AS p"),
             {"channel": self.channel, "payloads": payloads},

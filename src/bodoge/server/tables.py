@@ -266,16 +266,20 @@ class TableRuntime:
     def people_present(self) -> bool:
         return bool(self.present_seats())
 
+    def here(self) -> tuple[set[int], int]:
+        """The seats with a person connected to this process, and the spectators connected to it."""
+        seats = {c.seat for c in self.connections if c.seat is not None}
+        return seats, sum(1 for c in self.connections if c.seat is None)
+
     def present_seats(self) -> set[int]:
         """The seats with a person connected, here or (heard by the owner) at another process."""
-        seats = {c.seat for c in self.connections if c.seat is not None}
+        seats = self.here()[0]
         for remote_seats, _spectators, _heard in self.remote.values():
             seats |= remote_seats
         return seats
 
     def _spectators(self) -> int:
-        here = sum(1 for c in self.connections if c.seat is None)
-        return here + sum(spectators for _seats, spectators, _heard in self.remote.values())
+        return self.here()[1] + sum(spectators for _seats, spectators, _heard in self.remote.values())
 
     def broadcast(self) -> None:
         """Send every connection its view of the current move."""
@@ -372,9 +376,10 @@ class TableRuntime:
 
     def tell_here(self) -> None:
         """Tell the owner who is connected to this process's replica."""
-        seats = sorted({c.seat for c in self.connections if c.seat is not None})
-        spectators = sum(1 for c in self.connections if c.seat is None)
-        self.manager.tell({"kind": "here", "table": self.id, "seats": seats, "spectators": spectators})
+        seats, spectators = self.here()
+        self.manager.tell(
+            {"kind": "here", "table": self.id, "seats": sorted(seats), "spectators": spectators}
+        )
 
     def heard_here(self, process: str, seats: list[int], spectators: int) -> None:
         """The owner hears who is connected at another process (none: an empty list)."""
