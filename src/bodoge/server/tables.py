@@ -35,7 +35,7 @@ from bodoge.core.game import Game, State
 from bodoge.core.registry import game_class, make
 from bodoge.errors import BodogeError
 from bodoge.server.bots import BotPool
-from bodoge.server.cluster import HERE_EXPIRES, HERE_INTERVAL, MAX_PAYLOAD, Cluster, NoOwner
+from bodoge.server.cluster import HERE_EXPIRES, HERE_INTERVAL, Cluster, NoOwner
 from bodoge.server.replays import Replays
 from bodoge.server.storage import Append, ChatLine, Storage, TableRow, Writer
 
@@ -306,10 +306,9 @@ class TableRuntime:
             conn.push("table", text)
         if self.owned and self.remote:
             # The other processes' people see the owner's summary. Options are the row's, which
-            # every replica has: left out, a summary always fits a notification.
+            # every replica has: left out, a summary fits a notification (a seat's name and bot
+            # spec are bounded; one too long anyway is refused by `encode`, and logged).
             shared = {k: v for k, v in summary.items() if k != "options"}
-            if len(text) > MAX_PAYLOAD:
-                shared["seats"] = [dict(info, name=(info.get("name") or "")[:8]) for info in shared["seats"]]
             self.manager.tell({"kind": "table", "table": self.id, "summary": shared})
 
     def attach(self, conn: Connection) -> TableRuntime:
