@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import json
 import logging
 import queue
@@ -35,7 +36,6 @@ from sqlalchemy import (
     String,
     Table,
     Text,
-    bindparam,
     create_engine,
     event,
     func,
@@ -232,6 +232,8 @@ class Storage:
                 conn.execute(text("SELECT pg_advisory_xact_lock(:key)"), {"key": SCHEMA_LOCK})
             metadata.create_all(conn)
             self._add_new_columns(conn)
+        # The driver's placeholder for a positional parameter (sqlite3: ?, psycopg: %s).
+        self._mark = "?" if self.engine.dialect.paramstyle == "qmark" else "%s"
         # Set by a PgCluster: the channel that hears of every logged action and abandoned table, in
         # the transaction that writes it, and this process's name (so that it skips its own).
         self.channel: str | None = None
@@ -255,26 +257,25 @@ class Storage:
             conn.execute(insert(tables_table).values(**row.to_db()))
 
     def append_actions(self, batch: list[Append]) -> None:
-        """Log the actions in one transaction; all or none. A (table, seq) logged twice fails."""
+        """Log the actions in one transaction; all or none. A (table, seq) logged twice fails.
+
+        Two statements for the whole batch, whatever its size, in the driver's own SQL: the writer
+        thread takes the GIL back after every statement, and behind a busy event loop each time
+        costs up to the interpreter's switch interval (5 ms). With SQLAlchemy's executemany (a step
+        per row) and its compiling, an action waited for the writer 20 ms at p50 under
+        `bench/load.py`; with this, about a third of that (README, "The server under load")."""
         now = time.time()
+        last: dict[str, Append] = {}
+        for a in batch:
+            last[a.table_id] = a
         with self.engine.begin() as conn:
-            conn.execute(
-                insert(actions_table),
-                [
-                    {"table_id": a.table_id, "seq": a.seq, "seat": a.seat, "action": a.action, "at": now}
-                    for a in batch
-                ],
+            conn.exec_driver_sql(
+                _log_sql(self._mark, len(batch)),
+                tuple(x for a in batch for x in (a.table_id, a.seq, a.seat, a.action, now)),
             )
-            # One statement for the whole batch (executemany): a writer thread that makes many
-            # small calls waits for the GIL at each, behind a busy event loop.
-            last: dict[str, Append] = {}
-            for a in batch:
-                last[a.table_id] = a
-            conn.execute(
-                update(tables_table)
-                .where(tables_table.c.id == bindparam("b_id"))
-                .values(moves=bindparam("b_moves"), updated_at=bindparam("b_at")),
-                [{"b_id": a.table_id, "b_moves": a.seq + 1, "b_at": now} for a in last.values()],
+            conn.exec_driver_sql(
+                _moves_sql(self._mark, len(last)),
+                tuple(x for a in last.values() for x in (a.table_id, a.seq + 1, now)),
             )
             for a in last.values():
                 if a.result is not None:
@@ -396,6 +397,25 @@ class Storage:
     def count_actions(self) -> int:
         with self.engine.connect() as conn:
             return int(conn.execute(select(func.count()).select_from(actions_table)).scalar_one())
+
+
+@functools.lru_cache(maxsize=64)
+def _log_sql(mark: str, rows: int) -> str:
+    """One INSERT of `rows` actions (table_id, seq, seat, action, at), in the driver's placeholders."""
+    row = "(" + ", ".join([mark] * 5) + ")"
+    return "INSERT INTO bodoge_actions (table_id, seq, seat, action, at) VALUES " + ", ".join([row] * rows)
+
+
+@functools.lru_cache(maxsize=64)
+def _moves_sql(mark: str, rows: int) -> str:
+    """One UPDATE of `rows` tables' (id, moves, updated_at): the same SQL for SQLite (3.33 or later)
+    and PostgreSQL."""
+    row = f"({mark}, {mark}, {mark})"
+    return (
+        f"WITH moved (id, moves, at) AS (VALUES {', '.join([row] * rows)}) "
+        "UPDATE bodoge_tables SET moves = moved.moves, updated_at = moved.at "
+        "FROM moved WHERE bodoge_tables.id = moved.id"
+    )
 
 
 def _sqlite_pragmas(dbapi_conn: Any, _record: Any) -> None:
