@@ -252,9 +252,10 @@ class Storage:
 
     # -- writes (the writer thread) -------------------------------------------------------------
 
-    def create_table(self, row: TableRow) -> None:
+    def create_tables(self, rows: list[TableRow]) -> None:
+        """New tables' rows, in one transaction; all or none."""
         with self.engine.begin() as conn:
-            conn.execute(insert(tables_table).values(**row.to_db()))
+            conn.execute(insert(tables_table), [row.to_db() for row in rows])
 
     def append_actions(self, batch: list[Append]) -> None:
         """Log the actions in one transaction; all or none. A (table, seq) logged twice fails.
@@ -484,46 +485,65 @@ class Writer:
                 return
 
     def _handle(self, jobs: list[Any]) -> None:
-        appends = [job for job in jobs if job[0] == "append"]
+        """Every kind of write in the batch; tables made and actions logged in one transaction
+        for each kind (one commit each: 100 tables made at once were 100 commits before the moves
+        queued behind them)."""
+        outcomes: list[tuple[Any, BaseException | None]] = []
+        creates = [job for job in jobs if job[0] == "create"]
+        if creates:
+            outcomes += self._all_or_each(creates, self.storage.create_tables)
         for job in jobs:
-            if job[0] == "create":
-                self._do(job, self.storage.create_table)
-            elif job[0] == "abandon":
-                self._do(job, self.storage.abandon)
+            if job[0] == "abandon":
+                outcomes.append((job, _outcome(self.storage.abandon, job[1])))
             elif job[0] == "call":
-                self._do(job, lambda call: call[0](*call[1]))
-        if not appends:
-            return
-        try:
-            self.storage.append_actions([job[1] for job in appends])
-        except Exception:
-            # One bad item must not fail the others: commit them one by one to find it.
-            for job in appends:
-                self._do(job, lambda item: self.storage.append_actions([item]))
-            return
-        for job in appends:
-            _resolve(job, None)
+                outcomes.append((job, _outcome(lambda call: call[0](*call[1]), job[1])))
+        appends = [job for job in jobs if job[0] == "append"]
+        if appends:
+            outcomes += self._all_or_each(appends, self.storage.append_actions)
+        _resolve(outcomes)
 
     @staticmethod
-    def _do(job: Any, fn: Callable[[Any], None]) -> None:
+    def _all_or_each(
+        jobs: list[Any], write: Callable[[list[Any]], None]
+    ) -> list[tuple[Any, BaseException | None]]:
+        """`write` the jobs' items in one transaction; if it fails, each alone, so that one bad
+        item fails no other."""
         try:
-            fn(job[1])
-        except Exception as exc:
-            _resolve(job, exc)
-        else:
-            _resolve(job, None)
+            write([job[1] for job in jobs])
+        except Exception:
+            return [(job, _outcome(lambda item: write([item]), job[1])) for job in jobs]
+        return [(job, None) for job in jobs]
 
 
-def _resolve(job: Any, exc: BaseException | None) -> None:
-    _kind, _item, loop, future = job
+def _outcome(fn: Callable[[Any], None], item: Any) -> BaseException | None:
+    """What `fn(item)` raised, or None."""
+    try:
+        fn(item)
+    except Exception as exc:
+        return exc
+    return None
 
-    def done() -> None:
+
+Settled = list[tuple[asyncio.Future[None], BaseException | None]]
+
+
+def _resolve(outcomes: list[tuple[Any, BaseException | None]]) -> None:
+    """Settle the jobs' futures with one wake-up of each loop for them all: each
+    call_soon_threadsafe writes to the loop's self-pipe, after which the writer thread waits for
+    the GIL again (up to the switch interval, 5 ms, behind a busy loop)."""
+    by_loop: dict[asyncio.AbstractEventLoop, Settled] = {}
+    for (_kind, _item, loop, future), exc in outcomes:
+        by_loop.setdefault(loop, []).append((future, exc))
+    for loop, settled in by_loop.items():
+        with contextlib.suppress(RuntimeError):  # the loop is closed: nobody waits any more
+            loop.call_soon_threadsafe(_settle, settled)
+
+
+def _settle(settled: Settled) -> None:
+    for future, exc in settled:
         if future.done():
-            return
+            continue
         if exc is None:
             future.set_result(None)
         else:
             future.set_exception(exc)
-
-    with contextlib.suppress(RuntimeError):  # the loop is closed: nobody waits any more
-        loop.call_soon_threadsafe(done)
