@@ -31,6 +31,7 @@ from bodoge.errors import BodogeError
 from bodoge.server.bots import BotPool
 from bodoge.server.cluster import Cluster, PgCluster
 from bodoge.server.guard import (
+    SWEEP_INTERVAL,
     AbortHandle,
     AddressLimits,
     BadInput,
@@ -167,9 +168,11 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
         )
         app.state.manager = manager
         await manager.start()
+        sweeper = asyncio.create_task(_sweep_limits(guard))
         try:
             yield
         finally:
+            sweeper.cancel()
             await manager.close()
 
     app = FastAPI(title="bodoge", lifespan=lifespan, docs_url="/api/docs", redoc_url=None)
@@ -395,6 +398,16 @@ def _parse(text: str | None) -> tuple[dict[str, Any] | None, str | None]:
     if not isinstance(message, dict) or not isinstance(message.get("type"), str):
         return None, _error("malformed", 'a message is a JSON object with a "type"')
     return message, None
+
+
+async def _sweep_limits(guard: AddressLimits) -> None:
+    """Drop the rate limits' expired entries now and then (see SweptMemoryStorage)."""
+    while True:
+        await asyncio.sleep(SWEEP_INTERVAL)
+        try:
+            guard.storage.sweep()
+        except Exception:  # a later sweep may well succeed; the limits still hold meanwhile
+            log.exception("sweeping the rate limits failed")
 
 
 async def play_socket(
