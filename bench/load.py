@@ -549,13 +549,19 @@ async def player(
     rng: random.Random,
     index: int = 0,
     route: str = "",
+    arrival: float = 0.0,
+    first: asyncio.Future[str] | None = None,
 ) -> None:
     """Play seat 0 of a table; when its game ends, open a new table; until the time is up. Its tables
-    are made through `http`'s server and played on `ws_url`'s (`route` says which, in its errors)."""
+    are made through `http`'s server and played on `ws_url`'s (`route` says which, in its errors).
+    It sets out `arrival` seconds after the start (--ramp), and tells `first` its first table."""
+    await asyncio.sleep(arrival)
     while time.monotonic() < stop_at:
         run = await create_table(http, args.game, args.players, args.bots, args.options)
         run.player = index
         stats.tables.append(run)
+        if first is not None and not first.done():
+            first.set_result(run.id)
         ws = await hello(ws_url, run.id, run.token)
         pending: tuple[int, float] | None = None  # (seq, sent at) of the action awaiting its view
         try:
@@ -658,21 +664,26 @@ def _port(url: str) -> str:
 
 
 def spectators(
-    args: argparse.Namespace, ws_urls: list[str], stats: Stats, stop_at: float
+    args: argparse.Namespace,
+    ws_urls: list[str],
+    firsts: list[asyncio.Future[str]],
+    stats: Stats,
+    stop_at: float,
 ) -> list[asyncio.Task[None]]:
     """The clients beyond one per table: spectator j watches client j mod T's first table (whose owner
-    is server j mod N) and joins server (j + j // N) mod N."""
+    is server j mod N) as soon as it is made, and joins server (j + j // N) mod N."""
     n = len(ws_urls)
-    firsts: dict[int, str] = {}  # each client's first table, in the clients' order
-    for t in stats.tables:
-        firsts.setdefault(t.player, t.id)
-    tables = [firsts[i] for i in sorted(firsts)]
-    if not tables:
-        return []
-    return [
-        asyncio.create_task(spectator(ws_urls[(j + j // n) % n], tables[j % len(tables)], stats, stop_at))
-        for j in range(max(0, args.clients - args.tables))
-    ]
+
+    async def watch(j: int) -> None:
+        try:  # a client that failed before making its table has none to watch
+            table_id = await asyncio.wait_for(
+                asyncio.shield(firsts[j % len(firsts)]), stop_at - time.monotonic()
+            )
+        except TimeoutError:
+            return
+        await spectator(ws_urls[(j + j // n) % n], table_id, stats, stop_at)
+
+    return [asyncio.create_task(watch(j)) for j in range(max(0, args.clients - args.tables))]
 
 
 async def run_load(args: argparse.Namespace, urls: list[str]) -> Stats:
@@ -689,6 +700,8 @@ async def run_load(args: argparse.Namespace, urls: list[str]) -> Stats:
     async with contextlib.AsyncExitStack() as stack:
         https = [await stack.enter_async_context(httpx.AsyncClient(base_url=url, timeout=60)) for url in urls]
         stop_at = time.monotonic() + args.duration
+        loop = asyncio.get_running_loop()
+        firsts: list[asyncio.Future[str]] = [loop.create_future() for _ in range(args.tables)]
         tasks = []
         for i in range(args.tables):
             made, played = i % n, (i + 1) % n
@@ -704,14 +717,16 @@ async def run_load(args: argparse.Namespace, urls: list[str]) -> Stats:
                         random.Random(rng.random()),
                         i,
                         route,
+                        i * args.ramp / args.tables,
+                        firsts[i],
                     )
                 )
             )
+        # Spectators join the first tables as they are made.
+        tasks += spectators(args, ws_urls, firsts, stats, stop_at)
         try:
-            # Spectators join the first tables once they exist.
             while len(stats.tables) < args.tables and time.monotonic() < stop_at:
                 await asyncio.sleep(0.05)
-            tasks += spectators(args, ws_urls, stats, stop_at)
             # The steady figures start --warmup s after every table is made and every client set out:
             # the start, every table made and every client connecting at once, is a burst no steady
             # load has.
@@ -1151,6 +1166,7 @@ def report(args: argparse.Namespace, run: Run) -> bool:
     print(
         f"load: {args.tables} tables of {args.game} ({args.players} players, seat 0 a client, "
         f"bots {args.bots}), {args.clients} websocket clients, {args.duration:g} s{pace}"
+        + (f"; the clients set out over {args.ramp:g} s" if args.ramp else "")
     )
     print(f"{'servers' if len(run.ports) > 1 else 'server'}: {run.servers}")
     games_over = sum(1 for t in stats.tables if t.over)
@@ -1437,6 +1453,13 @@ def build_parser() -> argparse.ArgumentParser:
         default=None,
         help="the started servers' --bot-delay: seconds before each bot move (default 0; 0.5 in --ceiling)",
     )
+    parser.add_argument(
+        "--ramp",
+        type=float,
+        default=0.0,
+        help="seconds over which the clients set out, one table's after another, evenly "
+        "(default 0: all at once)",
+    )
     parser.add_argument("--url", help="an already running server on loopback (default: start one)")
     parser.add_argument(
         "--db",
@@ -1575,6 +1598,7 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
         ("--repeat", args.repeat, 1, MAX_REPEAT, "a number of runs"),
         ("--duration", args.duration, 1, 3600, "seconds"),
         ("--think", args.think, 0, 60, "seconds"),
+        ("--ramp", args.ramp, 0, args.duration, "seconds, at most --duration"),
         ("--bot-delay", args.bot_delay, 0, 60, "seconds"),
         ("--health-interval", args.health_interval, 0.005, 10, "seconds"),
         ("--heavy-repeat", args.heavy_repeat, 0, 100, "a number of creates"),

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import base64
 import contextlib
+import dataclasses
 import json
 import random
 import re
@@ -374,6 +375,30 @@ def test_a_stored_row_with_a_lone_surrogate_breaks_neither_the_lobby_nor_the_sta
                 me.send({"type": "action", "action": view["view"]["legal_actions"][0]["id"], "seq": restart})
                 me.view_at_least(restart + 1)
             assert http.get(f"/api/tables/{good['id']}").json()["moves"] == restart + 1
+
+
+def test_a_table_of_a_rules_version_or_game_this_server_lacks_is_left_out_of_the_lists(db_url: str) -> None:
+    """docs/protocol.md, Storage: a table whose game no longer replays (another rules_version, or a
+    game this server does not have) is left out of the lists; opening it is refused, never a 500."""
+    config = make_config(db_url)
+    with ThreadServer(config) as first, first.http() as http:
+        good = create_table(http, TOY, [HUMAN, HUMAN])
+    storage = Storage(db_url)
+    try:
+        loaded = storage.load_table(good["id"])
+        assert loaded is not None
+        old = dataclasses.replace(loaded, id="old-rules", rules_version=loaded.rules_version + 1)
+        gone = dataclasses.replace(loaded, id="no-such-game", game="nosuchgame")
+        storage.create_tables([old, gone])
+    finally:
+        storage.close()
+    with ThreadServer(config) as server, server.http() as http:
+        lobby = http.get("/api/tables")
+        assert lobby.status_code == 200, lobby.text
+        assert [t["id"] for t in lobby.json()["open"]] == [good["id"]]
+        for table_id in ("old-rules", "no-such-game"):
+            answer = http.get(f"/api/tables/{table_id}")
+            assert answer.status_code in (404, 409), answer.text
 
 
 # -- issue #15 (2): integers past 64 bits ----------------------------------------------------------

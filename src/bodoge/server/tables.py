@@ -979,6 +979,7 @@ class TableManager:
         self.away_grace = away_grace
         self.tables: dict[str, TableRuntime] = {}
         self.broken: dict[str, str] = {}
+        self._unreplayable: set[str] = set()  # tables of a game or rules version not this server's
         self.replays = Replays()
         self.closing = False
         self._loading: dict[str, asyncio.Future[TableRuntime | None]] = {}
@@ -1386,12 +1387,31 @@ class TableManager:
         rows = await asyncio.to_thread(self.storage.list_tables, statuses, limit)
         out = []
         for row in rows:
+            if not self._replays(row):
+                continue
             runtime = self.tables.get(row.id)
             if runtime is not None:
                 out.append(runtime.summary())
             else:
                 out.append(table_summary(row, row.moves, None, set()))
         return out
+
+    def _replays(self, row: TableRow) -> bool:
+        """Whether this server can still replay the table's game (a game or rules version it has:
+        a table of another is left out of the lists, with one log line)."""
+        try:
+            current = game_class(row.game).rules_version == row.rules_version
+        except BodogeError:
+            current = False
+        if not current and row.id not in self._unreplayable:
+            self._unreplayable.add(row.id)
+            log.warning(
+                "table %s: %s rules version %s is not this server's; left out of the lists",
+                row.id,
+                row.game[:40],
+                row.rules_version,
+            )
+        return current
 
 
 VIEW_ON_LOOP_EVENTS = 1000  # log events up to which a view is built on the event loop
