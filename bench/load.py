@@ -10,7 +10,9 @@ By default every move is made as soon as it can be (a closed loop): the server t
 actions as it can, and the latencies are those of a saturated server at that rate. `--think S` and
 `--bot-delay S` pace the load as people and the server's bots at a table do (a client waits a random
 0–2S before each action; the server waits S before each bot move), so that the latency is measured
-at a chosen rate below saturation.
+at a chosen rate below saturation. `--ramp S` spreads the clients' arrival over S seconds (client i
+sets out i·S/T seconds after the start; its spectators join its table as soon as it is made) instead
+of making every table and opening every websocket at once.
 
 Starts the server (what `bodoge serve` runs) on a free 127.0.0.1 port with a fresh SQLite file and
 its per-address limits raised, as every client here comes from the one address 127.0.0.1 (or uses
