@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import json
 import random
+import shutil
+import sqlite3
 import time
 from pathlib import Path
 from typing import Any
@@ -148,6 +150,64 @@ def test_the_page_reconnects_after_a_server_crash(browser: Any, tmp_path: Path) 
         with page.expect_download() as download:
             page.click("#download-record")
         assert bodoge.replay(json.loads(Path(download.value.path()).read_text())).is_terminal
+        assert not errors
+        page.context.close()
+    finally:
+        server.stop()
+
+
+@pytest.mark.skipif(not real_games(), reason="no game is registered yet")
+def test_the_page_follows_a_restore_to_an_earlier_move(browser: Any, tmp_path: Path) -> None:
+    """docs/deploy.md, "What a restore means": after the database is put back to an earlier move, an
+    open page shows that move and plays on from it. It used to ignore every view of a lower move
+    than the one it had seen, and each action it sent then was refused as stale."""
+    game = real_games()[0]
+    players, options = short_options(game)
+    db = tmp_path / "restore.db"
+    server = ProcessServer(f"sqlite:///{db}", free_port(), tmp_path / "serve.log")
+    server.start()
+    enabled = "#actions button.action:not([disabled])"
+    try:
+        with httpx.Client(base_url=server.url, timeout=30) as http:
+            seats: list[dict[str, Any]] = [{"kind": "human"}] + [{"kind": "bot", "spec": "random"}] * (
+                players - 1
+            )
+            created = create_table(http, game, seats, **options)
+            page, errors = new_page(browser)
+            page.goto(server.url + created["seats"][0]["join_url"])
+
+            def moves() -> int:
+                return int(http.get(f"/api/tables/{created['id']}").json()["moves"])
+
+            def act_and_wait() -> int:
+                """Click an action; once it is our turn again, the table's move number."""
+                before = moves()
+                page.click(f"{enabled} >> nth=0")
+                deadline = time.monotonic() + 30
+                while moves() <= before or not page.query_selector(enabled):
+                    assert time.monotonic() < deadline, "the table did not come back to us"
+                    time.sleep(0.05)
+                return moves()
+
+            page.wait_for_selector(enabled)
+            saved = act_and_wait()
+            backup = tmp_path / "backup.db"
+            with sqlite3.connect(db) as live, sqlite3.connect(backup) as copy:
+                live.backup(copy)
+            assert act_and_wait() > saved
+        server.stop()
+        for suffix in ("-wal", "-shm"):
+            Path(f"{db}{suffix}").unlink(missing_ok=True)
+        shutil.copy(backup, db)
+        server.start()
+        page.wait_for_selector("#status[data-state='live']", timeout=30_000)
+        with httpx.Client(base_url=server.url, timeout=30) as http:
+            assert http.get(f"/api/tables/{created['id']}").json()["moves"] == saved
+        play_to_the_end(page, random.Random(2), timeout=90)
+        with page.expect_download() as download:
+            page.click("#download-record")
+        record = json.loads(Path(download.value.path()).read_text())
+        assert bodoge.replay(record).is_terminal and len(record["actions"]) > saved
         assert not errors
         page.context.close()
     finally:

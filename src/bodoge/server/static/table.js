@@ -79,6 +79,7 @@ let rematch = null; // the `rematch` message: our seat at the next table
 let replaced = false; // our seat was opened elsewhere: do not reconnect
 let clockAt = 0; // performance.now() when the table's clock was last received
 let wasMyTurn = false;
+let welcomed = false; // a new connection: its first view is the table as it is, whatever we saw
 
 function seatName(p) {
   const info = table && table.seats[p];
@@ -165,6 +166,7 @@ function connect() {
 function handle(message) {
   switch (message.type) {
     case "welcome":
+      welcomed = true;
       retryDelay = 500;
       seat = message.seat;
       setTable(message.table);
@@ -205,7 +207,10 @@ function handle(message) {
 
 function takeView(message) {
   // Put the whole log back together: the server sends only the entries after `log_from`.
-  if (message.seq < seq) return; // an older view (never expected; harmless)
+  // An older view is ignored, except the first of a connection: after a database was restored to
+  // an earlier move, the table really is at that move.
+  if (message.seq < seq && !welcomed) return;
+  welcomed = false;
   const from = message.log_from || 0;
   if (from > fullLog.length) {
     sendMessage({ type: "sync" }); // a gap (never expected): ask for a whole view
