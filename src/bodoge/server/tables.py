@@ -979,7 +979,6 @@ class TableManager:
         self.away_grace = away_grace
         self.tables: dict[str, TableRuntime] = {}
         self.broken: dict[str, str] = {}
-        self._unreplayable: set[str] = set()  # tables of a game or rules version not this server's
         self.replays = Replays()
         self.closing = False
         self._loading: dict[str, asyncio.Future[TableRuntime | None]] = {}
@@ -1364,11 +1363,9 @@ class TableManager:
             return None
         try:
             game = make(row.game, row.players, **row.options)
-            if game.rules_version != row.rules_version:
-                raise ValueError(
-                    f"the table was played under rules version {row.rules_version}, "
-                    f"this server plays {game.rules_version}"
-                )
+            problem = _replay_problem(row)
+            if problem is not None:
+                raise ValueError(problem)
             state = game.new_state(seed=row.seed)
             for i, logged in enumerate(self.storage.load_actions(table_id)):
                 if logged.seq != i:
@@ -1387,7 +1384,11 @@ class TableManager:
         rows = await asyncio.to_thread(self.storage.list_tables, statuses, limit)
         out = []
         for row in rows:
-            if not self._replays(row):
+            problem = _replay_problem(row)
+            if problem is not None:
+                if row.id not in self.broken:  # said once
+                    log.warning("table %s: %s; left out of the lists", row.id, problem)
+                    self.broken[row.id] = problem
                 continue
             runtime = self.tables.get(row.id)
             if runtime is not None:
@@ -1396,28 +1397,22 @@ class TableManager:
                 out.append(table_summary(row, row.moves, None, set()))
         return out
 
-    def _replays(self, row: TableRow) -> bool:
-        """Whether this server can still replay the table's game (a game or rules version it has:
-        a table of another is left out of the lists, with one log line)."""
-        try:
-            current = game_class(row.game).rules_version == row.rules_version
-        except BodogeError:
-            current = False
-        if not current and row.id not in self._unreplayable:
-            self._unreplayable.add(row.id)
-            log.warning(
-                "table %s: %s rules version %s is not this server's; left out of the lists",
-                row.id,
-                row.game[:40],
-                row.rules_version,
-            )
-        return current
-
 
 VIEW_ON_LOOP_EVENTS = 1000  # log events up to which a view is built on the event loop
 # Seconds a replica stays in memory after its last connection at this process closed: longer than
 # a new websocket may take to say hello, so that one that just fetched the table still finds it.
 REPLICA_IDLE = 60.0
+
+
+def _replay_problem(row: TableRow) -> str | None:
+    """Why this server cannot replay the table's game (a game or rules version it lacks), or None."""
+    try:
+        version = game_class(row.game).rules_version
+    except BodogeError:
+        return f"this server has no game {row.game[:40]!r}"
+    if version != row.rules_version:
+        return f"the table was played under rules version {row.rules_version}, this server plays {version}"
+    return None
 
 
 async def _off_loop_if_long(state: State, fn: Callable[..., T], *args: Any) -> T:
