@@ -40,6 +40,18 @@ def new_page(browser: Any) -> tuple[Any, list[str]]:
     return page, watch_errors(page)
 
 
+def join_against_bots(browser: Any, server: ProcessServer, http: httpx.Client) -> tuple[Any, Any, list[str]]:
+    """A short game of the first game, seat 0 a person and random bots at the others, and a page
+    joined to seat 0: (the created table, the page, its errors)."""
+    game = real_games()[0]
+    players, options = short_options(game)
+    seats: list[dict[str, Any]] = [{"kind": "human"}] + [{"kind": "bot", "spec": "random"}] * (players - 1)
+    created = create_table(http, game, seats, **options)
+    page, errors = new_page(browser)
+    page.goto(server.url + created["seats"][0]["join_url"])
+    return created, page, errors
+
+
 def play_to_the_end(page: Any, rng: random.Random, timeout: float = GAME_TIMEOUT) -> int:
     """Click random legal actions until the result shows; returns how many were clicked."""
     deadline = time.monotonic() + timeout
@@ -128,18 +140,11 @@ def test_lobby_lists_tables_and_speaks_japanese(browser: Any, live: ProcessServe
 
 @pytest.mark.skipif(not real_games(), reason="no game is registered yet")
 def test_the_page_reconnects_after_a_server_crash(browser: Any, tmp_path: Path) -> None:
-    game = real_games()[0]
-    players, options = short_options(game)
     server = ProcessServer(f"sqlite:///{tmp_path / 'crash.db'}", free_port(), tmp_path / "serve.log")
     server.start()
     try:
         with httpx.Client(base_url=server.url, timeout=30) as http:
-            seats: list[dict[str, Any]] = [{"kind": "human"}] + [{"kind": "bot", "spec": "random"}] * (
-                players - 1
-            )
-            created = create_table(http, game, seats, **options)
-        page, errors = new_page(browser)
-        page.goto(server.url + created["seats"][0]["join_url"])
+            _created, page, errors = join_against_bots(browser, server, http)
         page.wait_for_selector("#actions button.action:not([disabled])")
         page.click("#actions button.action >> nth=0")
         server.kill()
@@ -161,20 +166,13 @@ def test_the_page_follows_a_restore_to_an_earlier_move(browser: Any, tmp_path: P
     """docs/deploy.md, "What a restore means": after the database is put back to an earlier move, an
     open page shows that move and plays on from it. It used to ignore every view of a lower move
     than the one it had seen, and each action it sent then was refused as stale."""
-    game = real_games()[0]
-    players, options = short_options(game)
     db = tmp_path / "restore.db"
     server = ProcessServer(f"sqlite:///{db}", free_port(), tmp_path / "serve.log")
     server.start()
     enabled = "#actions button.action:not([disabled])"
     try:
         with httpx.Client(base_url=server.url, timeout=30) as http:
-            seats: list[dict[str, Any]] = [{"kind": "human"}] + [{"kind": "bot", "spec": "random"}] * (
-                players - 1
-            )
-            created = create_table(http, game, seats, **options)
-            page, errors = new_page(browser)
-            page.goto(server.url + created["seats"][0]["join_url"])
+            created, page, errors = join_against_bots(browser, server, http)
 
             def moves() -> int:
                 return int(http.get(f"/api/tables/{created['id']}").json()["moves"])
