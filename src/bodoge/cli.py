@@ -205,6 +205,8 @@ def _setting(item: str) -> tuple[str, str]:
     name, eq, value = item.partition("=")
     if not eq or not name.strip():
         _fail(f"--set takes name=value (e.g. --set rounds=2), not {item!r}")
+    if name.strip() == "players":
+        _fail("--set players: the number of players is --players, not a game option")
     return name.strip(), value.strip()
 
 

@@ -305,6 +305,7 @@ def test_an_unknown_agent_is_refused_naming_the_known_ones() -> None:
         ("nosuch=1", "no such option"),
         ("[/x]=1", "'[/x]'"),  # rich markup in the text is printed as it is
         ("rounds=" + "[" * 50000, "rounds"),  # JSON nested too deep for the parser
+        ("players=3", "--players"),  # was a TypeError: make() got `players` twice
     ],
 )
 def test_bad_set_syntax_is_refused(setting: str, named: str) -> None:

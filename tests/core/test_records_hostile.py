@@ -67,3 +67,17 @@ def test_options_that_are_not_an_object_are_named() -> None:
 @given(JSON)
 def test_any_json_is_a_bad_record(value: Any) -> None:
     replays_or_refuses(value)
+
+
+def test_an_option_named_players_is_named() -> None:
+    """`players` is the record's own field: given as an option too, replay raised TypeError (make()
+    got it twice). Found by test_any_options_are_a_bad_record_or_replay."""
+    for value in (None, 3, "x"):
+        record = copy.deepcopy(RECORDS["hangover"])
+        record["options"] = {"players": value}
+        try:
+            bodoge.replay(record)
+        except BadRecord as exc:
+            assert "'players' is a field of the record" in str(exc)
+        else:
+            raise AssertionError("an option named players was accepted")

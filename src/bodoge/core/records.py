@@ -23,6 +23,8 @@ def replay(record: Any) -> State:
     options = record["options"]
     if not isinstance(options, dict) or not all(isinstance(k, str) for k in options):
         raise BadRecord(f"the record's options are a JSON object of option names, not {options!r:.80}")
+    if "players" in options:
+        raise BadRecord("'players' is a field of the record, not one of its options")
     try:
         game = make(record["game"], record.get("players"), **options)
     except BadOption as exc:
