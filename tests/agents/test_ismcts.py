@@ -39,10 +39,13 @@ def test_spec_strings_make_agents() -> None:
     assert (a.iterations, a.rollout, a.c, a.seconds) == (20, "heuristic", 1.2, None)
     assert a.spec == "ismcts:iterations=20,c=1.2,rollout=heuristic"
     assert agents.make(a.spec).spec == a.spec
+    uniform = agents.make("ismcts:iterations=20,deal=uniform")
+    assert isinstance(uniform, ISMCTSAgent) and uniform.deal == "uniform"
+    assert uniform.spec == "ismcts:iterations=20,deal=uniform"
     default = agents.make("ismcts")
     assert isinstance(default, ISMCTSAgent)
     assert default.iterations == DEFAULT_ITERATIONS and default.seconds == DEFAULT_SECONDS <= 1.0
-    assert default.rollout == "auto" and default.prior == 0.5
+    assert default.rollout == "auto" and default.prior == 0.5 and default.deal == "likely"
     timed = agents.make("ismcts", seconds=0.5)
     assert isinstance(timed, ISMCTSAgent) and timed.iterations is None and timed.seconds == 0.5
     assert {"random", "heuristic", "ismcts"} <= set(agents.names())
@@ -62,6 +65,7 @@ def test_spec_strings_make_agents() -> None:
         "ismcts:prior=2",
         "ismcts:z=-1",
         "ismcts:opponents=psychic",
+        "ismcts:deal=peeking",
         "ismcts:depth=3",
         "nobody",
     ],
@@ -290,9 +294,11 @@ def test_a_sampler_reads_a_view_once_and_samples_like_sample_state(name: str) ->
         assert seat is not None
         view = state.view(seat)
         sample = game.sampler(view)
+        likely = game.sampler(view, likely=True)  # Hangover's reads the plays; the others' are the same
         for k in range(3):
             assert sample(random.Random(k)).view(seat) == view
             assert sample(random.Random(k)).view(None) == game.sample_state(view, random.Random(k)).view(None)
+            assert likely(random.Random(k)).view(seat) == view
 
 
 def test_clones_of_a_sampled_state_meet_the_same_chance() -> None:

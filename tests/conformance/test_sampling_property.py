@@ -5,7 +5,9 @@ seat: the heuristic, the first or the last legal action, uniformly random, "rare
 least so far in this game, which walks into positions no sensible player reaches), and now and then a
 small ISMCTS. After every action, for every seat and the spectator and several RNG seeds,
 `game.sample_state(view(p), rng)` must succeed, the sampled state's `view(p)` must equal `view(p)`,
-log included (DESIGN.md §2), and play must go on legally from it. Strong and odd play together reach
+log included (DESIGN.md §2), and play must go on legally from it; a search's likely deal
+(`game.sampler(view, likely=True)`, which reads the others' plays as the heuristic's) must keep the
+view too, even where the plays were nothing like the heuristic's. Strong and odd play together reach
 the rare positions where a sampler that assumes too much finds nothing: Troika's crash was a tile
 returned face down and later drawn unseen by a declarer (issue #17).
 
@@ -93,6 +95,9 @@ def test_sample_state_succeeds_and_keeps_the_view(
                 where = f"{name} {players}p seed {seed}, seat {p}, sample {k}, after {state.history}"
                 sampled = game.sample_state(view, random.Random(seed * 31 + k))
                 assert sampled.view(p) == view, f"the view changed: {where}"
+                if k == 0 and p is not None:  # what a search deals: the same promise
+                    likely = game.sampler(view, likely=True)(random.Random(seed))
+                    assert likely.view(p) == view, f"the likely deal changed the view: {where}"
                 if not sampled.is_terminal:
                     legal = sampled.legal_actions()
                     assert legal, f"no legal action: {where}"

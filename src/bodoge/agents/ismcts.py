@@ -5,7 +5,9 @@
     bodoge.agents.make("ismcts:seconds=0.5")
 
 The agent sees only its seat's view. Every iteration it **determinizes** (`game.sampler(view)`: the
-view read once, a full state dealt from it each time; DESIGN.md §2), **selects** down one tree of the
+view read once, a full state dealt from it each time; DESIGN.md §2; with `deal=likely`, the default,
+the unseen cards go where the other seats' past moves say they lie if those seats play as the game's
+heuristic does, in games whose sampling can tell), **selects** down one tree of the
 observer's information sets keyed by action ids (UCB with availability counts, since an action is not
 legal in every determinization; the other seats move as `opponents` says), **expands** one untried
 action, **rolls out** to the end or to the `horizon` as `rollout` says, and **backs up** every seat's
@@ -48,6 +50,13 @@ class Policy(StrEnum):
     HEURISTIC = "heuristic"
     RANDOM = "random"
     TREE = "tree"  # `opponents` only: the other seats choose by UCB in the tree
+
+
+class Deal(StrEnum):
+    """How the cards a seat cannot see are dealt for each iteration (`Game.sampler`)."""
+
+    LIKELY = "likely"  # where the others' past moves say they lie, if the game can tell
+    UNIFORM = "uniform"  # every deal consistent with the view alike
 
 
 class Root(StrEnum):
@@ -141,6 +150,7 @@ class ISMCTSAgent:
         z: float = DEFAULT_Z,
         opponents: str = Policy.AUTO,
         root: str = Root.HALVING,
+        deal: str = Deal.LIKELY,
     ) -> None:
         if iterations is not None and (
             isinstance(iterations, bool)
@@ -161,6 +171,7 @@ class ISMCTSAgent:
         self.rollout = _mode(Policy, "rollout", rollout, ROLLOUTS)
         self.opponents = _mode(Policy, "opponents", opponents)
         self.root = _mode(Root, "root", root)
+        self.deal = _mode(Deal, "deal", deal)
         self.cut = _mode(Cut, "cut", cut)
         self.horizon: Horizon | int
         if isinstance(horizon, int) and not isinstance(horizon, bool) and horizon >= 1:
@@ -192,6 +203,7 @@ class ISMCTSAgent:
             "z": DEFAULT_Z,
             "opponents": Policy.AUTO,
             "root": Root.HALVING,
+            "deal": Deal.LIKELY,
         }
         for key, default in defaults.items():
             value = getattr(self, key)
@@ -401,7 +413,8 @@ class _Context:
 
     def __init__(self, agent: ISMCTSAgent, game: Game, view: Mapping[str, Any]) -> None:
         self.game, self.view = game, view
-        self.sample = game.sampler(view)  # the view read once, dealt from every iteration
+        # the view read once, dealt from every iteration
+        self.sample = game.sampler(view, likely=agent.deal == Deal.LIKELY)
         self.n = game.num_players
         self.me = view["seat"]
         self.legal = legal_ids(view)

@@ -100,11 +100,19 @@ class Game:
         state: State = self.needed_part("sampling").sample_state(self, view, rng)
         return state
 
-    def sampler(self, view: Mapping[str, Any]) -> Callable[[random.Random], State]:
+    def sampler(self, view: Mapping[str, Any], likely: bool = False) -> Callable[[random.Random], State]:
         """`sample_state(view, rng)` as a function of `rng`, for many samples of one view. A game
         whose sampling reads the view once for many samples gives its `sampling` part a
-        `sampler(game, view)`; a search samples one view thousands of times."""
+        `sampler(game, view)`; a search samples one view thousands of times.
+
+        `likely`: deal the unseen cards where the other seats' past moves say they lie, if they play
+        as the game's heuristic does, where the game can tell (its `sampling` part's
+        `likely_sampler(game, view)`); elsewhere the same as without. Every such sample is still
+        consistent with the view; only which of them come up, and how often, differs."""
         sampling = self.part("sampling")
+        if likely and sampling is not None and hasattr(sampling, "likely_sampler"):
+            found: Callable[[random.Random], State] = sampling.likely_sampler(self, view)
+            return found
         if sampling is not None and hasattr(sampling, "sampler"):
             made: Callable[[random.Random], State] = sampling.sampler(self, view)
             return made

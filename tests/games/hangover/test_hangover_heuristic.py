@@ -3,14 +3,23 @@
 from __future__ import annotations
 
 import random
+from typing import Any
 
 import pytest
 
 import bodoge
 from bodoge.agents import make as make_agent
 from bodoge.games.hangover.cards import DRINK_INDEX
-from bodoge.games.hangover.heuristic import Seen, act, best_flips, decide, in_play
-from bodoge.games.hangover.play import DECLARE, DRINKER, NON_DRINKER, OUT_NON_DRINKER, PASS
+from bodoge.games.hangover.heuristic import Seen, act, best_flips, decide, in_play, not_held
+from bodoge.games.hangover.play import (
+    DECLARE,
+    DISCARD,
+    DRINKER,
+    NON_DRINKER,
+    OUT_NON_DRINKER,
+    PASS,
+    TRICK,
+)
 
 
 def test_best_flips_plans() -> None:
@@ -175,3 +184,71 @@ def test_designers_metrics_come_from_the_final_view() -> None:
     assert found["non_drinkers"] == sum(s["declared"] is True for s in view["seats"]) / 4
     assert found["tricks"] == view["trick_number"] == len(view["tricks_played"])
     assert set(found) >= {"tie", "no_winner", "hung_over", "non_drinkers", "tricks"}
+
+
+def _heuristic_game(game: bodoge.core.Game, seed: int, on_play: Any = None) -> None:
+    """A game of heuristic seats (the quick policy: the same moves); `on_play(state, card)` before
+    each face-up play."""
+    from bodoge.games.hangover.rollout import act as quick
+
+    state = game.new_state(seed=seed)
+    rng = random.Random(seed)
+    while not state.is_terminal:
+        action = quick(state, rng)
+        if state.phase == TRICK and action < DISCARD and on_play is not None:
+            on_play(state, action)
+        state.apply(action)
+
+
+@pytest.mark.parametrize(
+    ("players", "options"),
+    [(3, {}), (4, {}), (5, {}), (4, {"hand_size": 7}), (5, {"hand_size": 7}), (3, {"non_drinker": False})],
+)
+def test_what_a_heuristic_play_says_of_its_hand_is_true(players: int, options: dict[str, Any]) -> None:
+    """`not_held`: no card it names for a play by these rules of thumb was in the player's hand,
+    whether the player ducks, drinks (hand_size=7 and no declarations make drinkers) or is void."""
+    game = bodoge.make("hangover", players=players, **options)
+    said = 0
+
+    def check(state: Any, card: int) -> None:
+        nonlocal said
+        p = state.current_player
+        mask = not_held(game, p, card, state.trick, state.status, state.tricks)
+        held = [c for c in state.hands[p] if mask >> c & 1]
+        assert not held, f"P{p} played {card} holding {held}, which the play says it did not hold"
+        said += mask != 0
+
+    for seed in range(10):
+        _heuristic_game(game, seed, check)
+    assert said >= 20  # the plays said something
+
+
+def test_a_likely_deal_puts_no_card_where_a_heuristic_play_says_it_is_not() -> None:
+    """`game.sampler(view, likely=True)`: among heuristic players, no seat is dealt a card that its
+    plays so far say it did not hold; a uniform deal often does. Both keep the view."""
+    game = bodoge.make("hangover", players=4)
+    broken = {True: 0, False: 0}
+    views = 0
+    for seed in range(6):
+        named = [0] * 4
+
+        def deal_at(state: Any, card: int, named: list[int] = named) -> None:
+            nonlocal views
+            p = state.current_player
+            if p == 0 and state.past:  # seat 0 deals, once the others have played a trick
+                view = state.view(0)
+                views += 1
+                for likely in (True, False):
+                    sample = game.sampler(view, likely=likely)
+                    for k in range(4):
+                        dealt = sample(random.Random(k))
+                        assert dealt.view(0) == view
+                        for q in range(1, 4):
+                            had = dealt.hands[q] + dealt.discards[q]  # what it holds now it held then
+                            broken[likely] += any(named[q] >> c & 1 for c in had)
+            named[p] |= not_held(game, p, card, state.trick, state.status, state.tricks)
+
+        _heuristic_game(game, seed, deal_at)
+    assert views >= 6
+    assert broken[True] == 0
+    assert broken[False] > 0

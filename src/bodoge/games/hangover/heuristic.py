@@ -240,6 +240,35 @@ def _drinker_lead(game: Hangover, seen: Seen, rng: random.Random) -> int:
     return best_move(seen.legal, [worth[NUMBER[c]] - KEY[c] / 100 for c in seen.legal], rng)
 
 
+def not_held(
+    game: Hangover, seat: int, card: int, trick: Sequence[int], status: Sequence[int], tricks: Sequence[int]
+) -> int:
+    """What a face-up play by these rules of thumb says of the hand it came from: a mask of the cards
+    `seat` did not hold when it played `card` (0: it says nothing). `trick` is the trick's cards before
+    it (the lead first, -1 face down); `status` and `tricks` are every seat's before it. A search deals
+    the unseen cards by it (`sampling.likely_sampler`):
+    - a ducking leader leads the lowest card it holds of some suit;
+    - a ducking follower plays the highest card below the best so far or, having none, the lowest above
+      it (its highest when no active player is left to play);
+    - a player void in the lead suit throws the highest card it holds of some suit.
+    A drinker's other plays weigh the VP its snacks can make of the trick, and say nothing here. A forced
+    play (one card of the suit) is read the same way, and truly: the seat held no other card of it."""
+    ducks = status[seat] == NON_DRINKER or tricks[seat] + 1 >= game.hangover_trick
+    if not trick:
+        return BELOW[card] if ducks else 0
+    lo = SUIT[trick[0]] * 14
+    if not lo <= card < lo + 14:
+        return ABOVE[card]
+    if not ducks:
+        return 0
+    best = trick[lead_suit_result(trick)[0]]
+    if card < best:  # a suit's cards are consecutive indices in rank order (cards.py)
+        return ABOVE[card] & BELOW[best]
+    n = game.num_players
+    others_to_play = any(status[(seat + i) % n] < OUT_NON_DRINKER for i in range(1, n - len(trick)))
+    return BELOW[best] | (ABOVE[best] & BELOW[card] if others_to_play else ABOVE[card])
+
+
 # -- snacks (HO-4.1, HO-4.5) ------------------------------------------------------------------------
 
 

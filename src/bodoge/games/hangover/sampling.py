@@ -11,7 +11,10 @@ arrangements and other players' face-down discards. So a sample is built in two 
 2. start a state from those initial hands and replay the log's actions, the hidden ones filled in.
 
 The view is read once (`Reading`) and dealt from many times: a search samples one view thousands of
-times (`sampler`).
+times (`sampler`). What a search uses by default, `likely_sampler`, also reads each other seat's
+face-up plays as the heuristic's (`heuristic.not_held`: a ducking follower plays the highest card
+below the best, so it holds none between them) and deals it none of the cards they rule out, where
+some deal allows that.
 
 Replaying makes every public consequence (tricks, judgements, slides, statuses, VP) come out exactly
 as in the view.
@@ -25,67 +28,107 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 from bodoge.errors import IllegalAction
+from bodoge.games.hangover import heuristic, setup
 from bodoge.games.hangover import play as r
-from bodoge.games.hangover import setup
 from bodoge.games.hangover.cards import DRINK_INDEX, SUIT
+from bodoge.games.hangover.play import lead_suit_result
 from bodoge.games.hangover.rules import Hangover, HangoverState
 from bodoge.games.hangover.setup import shuffle
 
 
-def _assign(pool: list[int], slots: list[tuple[int, frozenset[int]]], rng: random.Random) -> list[list[int]]:
-    """Deal `pool` into slots of the given sizes, no card of a forbidden suit into a slot.
+def _assign(
+    pool: list[int],
+    slots: list[tuple[int, int]],
+    rng: random.Random,
+    tries: int = 64,
+    kind: dict[int, int] | None = None,
+) -> list[list[int]]:
+    """Deal `pool` into slots of the given sizes, no card into a slot whose mask forbids it (`kind`,
+    if given: each card's `_allowed` slots, worked out once for many deals).
 
-    Rejection sampling first (exactly uniform over the valid deals); if that keeps failing, a
-    sequential deal that checks Hall's condition over the suits before each placement.
+    Rejection sampling first (exactly uniform over the valid deals: `tries` shuffles). If that keeps
+    failing, the most constrained cards first, each into a slot it may go to, chosen by the room
+    left; and if that meets a card with nowhere to go, a sequential deal that checks Hall's condition
+    before each placement, which always finds a deal where there is one.
     """
-    for _ in range(64):
+    for _ in range(tries):
         shuffle(rng, pool)
         out: list[list[int]] = []
         i = 0
         for cap, forbidden in slots:
             part = pool[i : i + cap]
             i += cap
-            if forbidden and any(SUIT[c] in forbidden for c in part):
+            if forbidden and any(forbidden >> c & 1 for c in part):
                 break
             out.append(part)
         else:
             return out
+    if kind is None:
+        kind = {c: _allowed(c, slots) for c in pool}
     caps = [cap for cap, _ in slots]
-    left = Counter(SUIT[c] for c in pool)
-
-    def feasible() -> bool:
-        for mask in range(1, 16):
-            suits = [s for s in range(4) if mask >> s & 1]
-            need = sum(left[s] for s in suits)
-            if need == 0:
-                continue
-            room = sum(
-                caps[i] for i, (_, forbidden) in enumerate(slots) if any(s not in forbidden for s in suits)
-            )
-            if need > room:
-                return False
-        return True
-
-    if not feasible():
+    anywhere = (1 << len(slots)) - 1
+    free = [c for c in pool if kind[c] == anywhere]
+    bound = [c for c in pool if kind[c] != anywhere]
+    for _ in range(8):
+        left = caps[:]
+        out = [[] for _ in slots]
+        for c in sorted(bound, key=lambda c: (kind[c].bit_count(), rng.random())):
+            room = [i for i in range(len(slots)) if kind[c] >> i & 1 and left[i]]
+            if not room:
+                break
+            x = rng.random() * sum(left[i] for i in room)
+            for i in room:
+                x -= left[i]
+                if x < 0:
+                    break
+            left[i] -= 1
+            out[i].append(c)
+        else:  # the cards that may go anywhere fill the room left, in a random order
+            shuffle(rng, free)
+            at = 0
+            for i, room_left in enumerate(left):
+                out[i] += free[at : at + room_left]
+                at += room_left
+            return out
+    remaining = Counter(kind.values())
+    if not _fits(remaining, caps):
         raise ValueError("the view's cards cannot be dealt consistently")
     out = [[] for _ in slots]
     shuffle(rng, pool)
     for c in pool:
-        s = SUIT[c]
-        cands = [i for i, (_, forbidden) in enumerate(slots) if caps[i] > 0 and s not in forbidden]
+        cands = [i for i in range(len(slots)) if caps[i] > 0 and kind[c] >> i & 1]
         # a random order weighted by the room left (Efraimidis–Spirakis keys)
         cands.sort(key=lambda i: rng.random() ** (1.0 / caps[i]), reverse=True)
+        remaining[kind[c]] -= 1
         for i in cands:
             caps[i] -= 1
-            left[s] -= 1
-            if feasible():
+            if _fits(remaining, caps):
                 out[i].append(c)
                 break
             caps[i] += 1
-            left[s] += 1
         else:  # pragma: no cover - Hall's condition guarantees a place
             raise ValueError("the view's cards cannot be dealt consistently")
     return out
+
+
+def _allowed(card: int, slots: list[tuple[int, int]]) -> int:
+    """The mask of the slots `card` may go to."""
+    return sum(1 << i for i, (_, forbidden) in enumerate(slots) if not forbidden >> card & 1)
+
+
+def _suits(suits: set[int]) -> int:
+    """The mask of every card of these suits (a suit's 14 cards are consecutive indices)."""
+    return sum(((1 << 14) - 1) << (14 * s) for s in suits)
+
+
+def _fits(left: Counter[int], caps: list[int]) -> bool:
+    """Hall's condition: every set of slots has room for the cards that may go nowhere else (`left`
+    counts the cards by the mask of the slots each may go to)."""
+    for chosen in range(1, 1 << len(caps)):
+        need = sum(k for allowed, k in left.items() if k and not allowed & ~chosen)
+        if need > sum(cap for i, cap in enumerate(caps) if chosen >> i & 1):
+            return False
+    return not left[0]
 
 
 def sample_state(game: Hangover, view: Mapping[str, Any], rng: random.Random) -> HangoverState:
@@ -97,11 +140,19 @@ def sampler(game: Hangover, view: Mapping[str, Any]) -> Callable[[random.Random]
     return Reading(game, view).sample
 
 
+def likely_sampler(game: Hangover, view: Mapping[str, Any]) -> Callable[[random.Random], HangoverState]:
+    """`sampler`, dealing each other seat only hands from which its face-up plays so far are what the
+    heuristic would have played (`heuristic.not_held`): a search that meets players who duck as it
+    does deals the cards where their plays say they lie. Where no deal keeps to that, it deals as
+    `sampler` does; either way the state is consistent with the view."""
+    return Reading(game, view, likely=True).sample
+
+
 class Reading:
     """What one view says, read once: `sample(rng)` then deals and replays (step 1's dealing and step
     2), so that a search sampling one view many times reads its log once (`sampler`)."""
 
-    def __init__(self, game: Hangover, view: Mapping[str, Any]) -> None:
+    def __init__(self, game: Hangover, view: Mapping[str, Any], likely: bool = False) -> None:
         self.game = game
         n = game.num_players
         seat = view["seat"]
@@ -118,19 +169,23 @@ class Reading:
         void: list[set[int]] = [set() for _ in range(n)]
         arranged: list[list[int] | None] = [None] * n
         judged: list[list[tuple[int, int]]] = [[] for _ in range(n)]
-        pos = 0
-        lead_suit = -1
+        # for `likely`: the cards each seat's plays say it did not hold, read with the trick so far and
+        # every seat's status and tricks won as they were then
+        not_held = [0] * n
+        trick: list[int] = []
+        status = [r.DRINKER] * n
+        won = [0] * n
         for e in view["log"]:
             kind = e["type"]
             if kind == "play":
                 q, c = e["seat"], DRINK_INDEX[e["card"]]
-                if pos == 0:
-                    lead_suit = SUIT[c]
-                elif SUIT[c] != lead_suit:
-                    void[q].add(lead_suit)  # an active player who does not follow has none of the suit
+                if trick and SUIT[c] != SUIT[trick[0]]:
+                    void[q].add(SUIT[trick[0]])  # an active player who does not follow has none of the suit
+                if likely and q != seat:
+                    not_held[q] |= heuristic.not_held(game, q, c, trick, status, won)
+                trick.append(c)
                 plays[q].append(c)
                 actions.append(("id", q, r.PLAY + c))
-                pos = (pos + 1) % n
             elif kind == "discard":
                 q = e["seat"]
                 if q == seat:
@@ -138,8 +193,10 @@ class Reading:
                 else:
                     actions.append(("discard", q, discard_count[q]))
                 discard_count[q] += 1
-                pos = (pos + 1) % n
+                trick.append(-1)
             elif kind == "declare":
+                if e["non_drinker"]:
+                    status[e["seat"]] = r.NON_DRINKER
                 actions.append(("id", e["seat"], r.DECLARE if e["non_drinker"] else r.PASS))
             elif kind == "flip":
                 d = sidx[e["snack"]]
@@ -153,6 +210,16 @@ class Reading:
                 actions.append(("arrange", q, None))
             elif kind == "judge":
                 judged[e["seat"]].append((e["own_trick"], e["flipped"]))
+            if len(trick) == n:  # the trick is over: its winner's tricks and status (HO-4.4)
+                w = (
+                    e["seat"] + 1 + lead_suit_result(trick)[0]
+                ) % n  # the last to play sits before the leader
+                won[w] += 1
+                if status[w] == r.NON_DRINKER:
+                    status[w] = r.OUT_NON_DRINKER
+                elif status[w] == r.DRINKER and won[w] == game.hangover_trick:
+                    status[w] = r.HUNG_OVER
+                trick = []
         self.seat, self.actions, self.plays, self.discard_count = seat, actions, plays, discard_count
         self.others = [q for q in range(n) if q != seat]
 
@@ -165,8 +232,21 @@ class Reading:
         for q in range(n):
             unseen.subtract(plays[q])
         self.drink_pool = sorted(unseen.elements())
-        self.slots = [(seats[q]["hand"] + discard_count[q], frozenset(void[q])) for q in self.others]
-        self.slots.append((view["set_aside"]["drink"], frozenset()))
+        self.slots = [(seats[q]["hand"] + discard_count[q], _suits(void[q])) for q in self.others]
+        self.slots.append((view["set_aside"]["drink"], 0))
+        self.tries = 64
+        if likely:
+            likely_slots = [
+                (cap, forbidden | not_held[q])
+                for (cap, forbidden), q in zip(self.slots, self.others, strict=False)
+            ]
+            likely_slots.append(self.slots[-1])
+            kinds = Counter(_allowed(c, likely_slots) for c in self.drink_pool)
+            if _fits(kinds, [cap for cap, _ in likely_slots]):
+                # few shuffles: these hands rarely fit one once some plays are read, and the room-led
+                # deal is quick
+                self.slots, self.tries = likely_slots, 2
+        self.kind = {c: _allowed(c, self.slots) for c in self.drink_pool}
 
         # -- snack cards: the unseen ones, and each other player's columns as they fill ------------
         unseen_snacks = Counter(game.snack_deck)
@@ -215,7 +295,7 @@ class Reading:
     def sample(self, rng: random.Random) -> HangoverState:
         """A state consistent with the view: deal the unseen cards, then replay the actions."""
         game, seat, n = self.game, self.seat, self.game.num_players
-        dealt = _assign(self.drink_pool[:], self.slots, rng)
+        dealt = _assign(self.drink_pool[:], self.slots, rng, self.tries, self.kind)
         hands: list[list[int]] = [[] for _ in range(n)]
         hidden_discards: list[list[int]] = [[] for _ in range(n)]
         for q, cards in zip(self.others, dealt, strict=False):
