@@ -71,7 +71,9 @@ Then it prints:
 - which servers ran (their ports) and on what database,
 - actions per second (every action logged: the clients' and the bots'),
 - p50/p99 action-to-broadcast latency: from sending an action to receiving the view it produced
-  (and, with --warmup S, both again counted from S seconds after every client set out),
+  (and, with --warmup S, both again counted from S seconds after every client set out), and when the
+  slowest 1% of the client actions were sent, by second of the run (where the whole run's p99 comes
+  from: the start's burst or the load itself),
 - a check that every action a client sent was logged exactly once, at the move it was sent for (or
   refused with an error, and then not logged), that each table's log has no gap, and `lost actions`:
   actions seen taken but not logged, or never answered (0 is the only good answer),
@@ -109,6 +111,7 @@ import sys
 import tempfile
 import time
 import uuid
+from collections import Counter
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from multiprocessing.connection import Connection
@@ -138,7 +141,9 @@ class TableRun:
 @dataclass
 class Stats:
     latencies: list[float] = field(default_factory=list)
+    sent_at: list[float] = field(default_factory=list)  # when each of those actions was sent (perf_counter)
     steady: list[float] = field(default_factory=list)  # those of actions sent after the warm-up
+    begun: float = 0.0  # when the clients set out (perf_counter)
     warm_at: float = float("inf")  # when the warm-up (--warmup) ends, on time.perf_counter
     warm_mono: float = float("inf")  # the same, on time.monotonic
     views: int = 0
@@ -596,6 +601,7 @@ async def player(
                     run.warm_seq = run.final_seq
                 if pending is not None and seq > pending[0]:
                     stats.latencies.append(time.perf_counter() - pending[1])
+                    stats.sent_at.append(pending[1])
                     if pending[1] >= stats.warm_at:
                         stats.steady.append(stats.latencies[-1])
                     run.acked[pending[0]] = run.sent[pending[0]]
@@ -697,7 +703,7 @@ async def run_load(args: argparse.Namespace, urls: list[str]) -> Stats:
     (about 1 in N on the owner; exactly, over N × N of them, when N divides the tables)."""
     n = len(urls)
     ws_urls = ["ws" + url[len("http") :] for url in urls]
-    stats = Stats()
+    stats = Stats(begun=time.perf_counter())
     rng = random.Random(args.seed)
     async with contextlib.AsyncExitStack() as stack:
         https = [await stack.enter_async_context(httpx.AsyncClient(base_url=url, timeout=60)) for url in urls]
@@ -744,6 +750,17 @@ async def run_load(args: argparse.Namespace, urls: list[str]) -> Stats:
             if isinstance(result, BaseException):
                 stats.errors.append(f"client failed: {type(result).__name__}: {result}")
     return stats
+
+
+def slowest_when(stats: Stats) -> str:
+    """When the slowest 1% of the client actions were sent, by second of the run: where a whole run's
+    p99 comes from (the start, when every table is made and every client connects at once, or the
+    load itself)."""
+    count = max(1, len(stats.latencies) // 100)
+    slowest = sorted(zip(stats.latencies, stats.sent_at, strict=True), reverse=True)[:count]
+    seconds = Counter(int(sent - stats.begun) for _, sent in slowest)
+    spread = ", ".join(f"{s}–{s + 1} s: {k}" for s, k in sorted(seconds.items()))
+    return f"the slowest 1% ({count} actions, {slowest[-1][0] * 1000:.1f} ms and more), by when they were sent: {spread}"
 
 
 def percentile(values: list[float], q: float) -> float:
@@ -1203,6 +1220,7 @@ def report(args: argparse.Namespace, run: Run) -> bool:
             f"p50 {percentile(lat, 0.5) * 1000:.1f} ms, p99 {percentile(lat, 0.99) * 1000:.1f} ms, "
             f"mean {statistics.fmean(lat) * 1000:.1f} ms"
         )
+        print(f"  {slowest_when(stats)}")
     if args.warmup:
         steady = stats.steady
         print(
