@@ -211,9 +211,8 @@ class Reading:
             elif kind == "judge":
                 judged[e["seat"]].append((e["own_trick"], e["flipped"]))
             if len(trick) == n:  # the trick is over: its winner's tricks and status (HO-4.4)
-                w = (
-                    e["seat"] + 1 + lead_suit_result(trick)[0]
-                ) % n  # the last to play sits before the leader
+                leader = (e["seat"] + 1) % n  # the last to play sits just before the leader
+                w = (leader + lead_suit_result(trick)[0]) % n
                 won[w] += 1
                 if status[w] == r.NON_DRINKER:
                     status[w] = r.OUT_NON_DRINKER
