@@ -83,6 +83,18 @@ def spiel_time(sgame: Any, state: State, iterations: int, seed: int) -> tuple[in
     return iterations, time.perf_counter() - start
 
 
+def spiel_rate(game: Game, states: list[State], iterations: int) -> float:
+    """OpenSpiel's simulations per second over `states` (bench/peer.py gives its peer the simulations
+    it runs in the time a move has)."""
+    sgame = spiel_game(game)
+    done, spent = 0, 0.0
+    for i, state in enumerate(states):
+        n, t = spiel_time(sgame, state, iterations, i)
+        done += n
+        spent += t
+    return done / spent
+
+
 def rates(
     game: Game, states: list[State], iterations: int, spec: str, rounds: int
 ) -> list[tuple[float, float]]:
