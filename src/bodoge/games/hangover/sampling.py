@@ -37,14 +37,10 @@ from bodoge.games.hangover.setup import shuffle
 
 
 def _assign(
-    pool: list[int],
-    slots: list[tuple[int, int]],
-    rng: random.Random,
-    tries: int = 64,
-    kind: dict[int, int] | None = None,
+    pool: list[int], slots: list[tuple[int, int]], kind: dict[int, int], rng: random.Random, tries: int
 ) -> list[list[int]]:
-    """Deal `pool` into slots of the given sizes, no card into a slot whose mask forbids it (`kind`,
-    if given: each card's `_allowed` slots, worked out once for many deals).
+    """Deal `pool` into slots of the given sizes, no card into a slot whose mask forbids it (`kind`:
+    each card's `_allowed` slots, worked out once for many deals).
 
     Rejection sampling first (exactly uniform over the valid deals: `tries` shuffles). If that keeps
     failing, the most constrained cards first, each into a slot it may go to, chosen by the room
@@ -63,8 +59,6 @@ def _assign(
             out.append(part)
         else:
             return out
-    if kind is None:
-        kind = {c: _allowed(c, slots) for c in pool}
     caps = [cap for cap, _ in slots]
     anywhere = (1 << len(slots)) - 1
     free = [c for c in pool if kind[c] == anywhere]
@@ -234,18 +228,19 @@ class Reading:
         self.slots = [(seats[q]["hand"] + discard_count[q], _suits(void[q])) for q in self.others]
         self.slots.append((view["set_aside"]["drink"], 0))
         self.tries = 64
+        allowed: dict[int, int] | None = None  # each card's _allowed slots, for the slots chosen
         if likely:
             likely_slots = [
                 (cap, forbidden | not_held[q])
                 for (cap, forbidden), q in zip(self.slots, self.others, strict=False)
             ]
             likely_slots.append(self.slots[-1])
-            kinds = Counter(_allowed(c, likely_slots) for c in self.drink_pool)
-            if _fits(kinds, [cap for cap, _ in likely_slots]):
+            likely_kind = {c: _allowed(c, likely_slots) for c in self.drink_pool}
+            if _fits(Counter(likely_kind.values()), [cap for cap, _ in likely_slots]):
                 # few shuffles: these hands rarely fit one once some plays are read, and the room-led
                 # deal is quick
-                self.slots, self.tries = likely_slots, 2
-        self.kind = {c: _allowed(c, self.slots) for c in self.drink_pool}
+                self.slots, self.tries, allowed = likely_slots, 2, likely_kind
+        self.kind = allowed if allowed is not None else {c: _allowed(c, self.slots) for c in self.drink_pool}
 
         # -- snack cards: the unseen ones, and each other player's columns as they fill ------------
         unseen_snacks = Counter(game.snack_deck)
@@ -294,7 +289,7 @@ class Reading:
     def sample(self, rng: random.Random) -> HangoverState:
         """A state consistent with the view: deal the unseen cards, then replay the actions."""
         game, seat, n = self.game, self.seat, self.game.num_players
-        dealt = _assign(self.drink_pool[:], self.slots, rng, self.tries, self.kind)
+        dealt = _assign(self.drink_pool[:], self.slots, self.kind, rng, self.tries)
         hands: list[list[int]] = [[] for _ in range(n)]
         hidden_discards: list[list[int]] = [[] for _ in range(n)]
         for q, cards in zip(self.others, dealt, strict=False):
