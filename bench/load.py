@@ -20,6 +20,13 @@ its per-address limits raised, as every client here comes from the one address 1
 (random legal actions, sent as soon as its view asks) and bots at the other seats; the clients beyond
 one per table watch as spectators. A table that ends is replaced by a new one until the time is up.
 
+The clients run in --client-processes processes (4 by default, each its own event loop): table i,
+its player and its spectators in process i mod P. A latency ends when the client's event loop reads
+the view, so a client process that is itself busy adds its own wait to the server's: with every
+client in one process, the start (100 tables made and 200 websockets opened at once, all from that
+process) left views unread for up to 125 ms after the server had sent them (timed on both sides),
+and that wait, not the server's, was most of the whole run's slowest 1%.
+
 `--db postgresql://…` (without --url) serves from a fresh schema made in that database for the run
 and dropped at the end (also after an error or Ctrl-C), so nothing of an earlier run is in it.
 `--servers N` (2 to 8; it needs such a PostgreSQL --db, and no --url) starts N `bodoge serve`
@@ -674,44 +681,99 @@ def _port(url: str) -> str:
 def spectators(
     args: argparse.Namespace,
     ws_urls: list[str],
-    firsts: list[asyncio.Future[str]],
+    firsts: dict[int, asyncio.Future[str]],
     stats: Stats,
     stop_at: float,
 ) -> list[asyncio.Task[None]]:
     """The clients beyond one per table: spectator j watches client j mod T's first table (whose owner
-    is server j mod N) as soon as it is made, and joins server (j + j // N) mod N."""
+    is server j mod N) as soon as it is made, and joins server (j + j // N) mod N. Those of this
+    process are those of its tables (`firsts`)."""
     n = len(ws_urls)
 
     async def watch(j: int) -> None:
         try:  # a client that failed before making its table has none to watch
             table_id = await asyncio.wait_for(
-                asyncio.shield(firsts[j % len(firsts)]), stop_at - time.monotonic()
+                asyncio.shield(firsts[j % args.tables]), stop_at - time.monotonic()
             )
         except TimeoutError:
             return
         await spectator(ws_urls[(j + j // n) % n], table_id, stats, stop_at)
 
-    return [asyncio.create_task(watch(j)) for j in range(max(0, args.clients - args.tables))]
+    watchers = [j for j in range(max(0, args.clients - args.tables)) if j % args.tables in firsts]
+    return [asyncio.create_task(watch(j)) for j in watchers]
 
 
-async def run_load(args: argparse.Namespace, urls: list[str]) -> Stats:
-    """The load, spread over the servers at `urls` (one or more processes on one database): table i
-    is made through server i mod N and played on server (i + 1) mod N, so that with several
-    processes its player is on another process than the table's owner; spectator j watches the first
-    table of client j mod T and joins server (j + j // N) mod N: round-robin over the servers, shifted
-    by one each round, so that spectators sit on the tables' owners and on the other processes alike
-    (about 1 in N on the owner; exactly, over N × N of them, when N divides the tables)."""
-    n = len(urls)
+@dataclass
+class Step:
+    """What the client processes and the main one share while the load runs (shared memory, each
+    slot written by one process only): how many tables each client process has made, and when the
+    warm-up ends (perf_counter, monotonic; inf until every table is made), which the main process
+    sets once they add up to --tables."""
+
+    made: Any  # multiprocessing RawArray("i"), one slot per client process
+    warm: Any  # multiprocessing RawArray("d", 2)
+
+
+async def keep_in_step(step: Step, part: int, stats: Stats, stop_at: float) -> None:
+    """Tell the main process how many tables this one has made, and take the end of the warm-up from
+    it (every 10 ms)."""
+    while time.monotonic() < stop_at + 1:
+        step.made[part] = len(stats.tables)
+        if stats.warm_at == float("inf") and step.warm[0] != float("inf"):
+            stats.warm_at, stats.warm_mono = step.warm[0], step.warm[1]
+        await asyncio.sleep(0.01)
+
+
+def client_main(conn: Connection, args: argparse.Namespace, urls: list[str], part: int, step: Step) -> None:
+    """A client process: its share of the load (`run_load`) once told ("go", stop_at); its Stats go
+    back once done. Ctrl-C is left to the main process, which stops this one."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    conn.send(("ready",))
+    message = conn.recv()
+    if message[0] != "go":
+        return
+    try:
+        stats = asyncio.run(run_load(args, urls, part, step, message[1]))
+    except Exception as exc:
+        stats = Stats(errors=[f"client process {part} failed: {type(exc).__name__}: {exc}"])
+    conn.send(("done", stats))
+
+
+def merged(parts: list[Stats], begun: float, warm: tuple[float, float]) -> Stats:
+    """The client processes' Stats as one: the run began at `begun`, its warm-up ended at `warm`."""
+    stats = Stats(begun=begun, warm_at=warm[0], warm_mono=warm[1])
+    for part in parts:
+        stats.latencies += part.latencies
+        stats.sent_at += part.sent_at
+        stats.views += part.views
+        stats.errors += part.errors
+        stats.tables += part.tables
+    # Counted again against the one warm-up end, which each process heard within 10 ms of its setting.
+    stats.steady = [lat for lat, sent in zip(stats.latencies, stats.sent_at, strict=True) if sent >= warm[0]]
+    return stats
+
+
+async def run_load(args: argparse.Namespace, urls: list[str], part: int, step: Step, stop_at: float) -> Stats:
+    """Client process `part`'s share of the load (tables i with i mod P = part, P the client
+    processes, and the spectators of those tables), spread over the servers at `urls` (one or more
+    processes on one database): table i is made through server i mod N and played on server
+    (i + 1) mod N, so that with several processes its player is on another process than the table's
+    owner; spectator j watches the first table of client j mod T and joins server (j + j // N) mod N:
+    round-robin over the servers, shifted by one each round, so that spectators sit on the tables'
+    owners and on the other processes alike (about 1 in N on the owner; exactly, over N × N of them,
+    when N divides the tables)."""
+    n, parts = len(urls), len(step.made)
     ws_urls = ["ws" + url[len("http") :] for url in urls]
     stats = Stats(begun=time.perf_counter())
-    rng = random.Random(args.seed)
+    rngs = random.Random(args.seed)
+    seeds = [rngs.random() for _ in range(args.tables)]  # the same for table i whatever process plays it
+    mine = [i for i in range(args.tables) if i % parts == part]
     async with contextlib.AsyncExitStack() as stack:
         https = [await stack.enter_async_context(httpx.AsyncClient(base_url=url, timeout=60)) for url in urls]
-        stop_at = time.monotonic() + args.duration
         loop = asyncio.get_running_loop()
-        firsts: list[asyncio.Future[str]] = [loop.create_future() for _ in range(args.tables)]
+        firsts: dict[int, asyncio.Future[str]] = {i: loop.create_future() for i in mine}
         tasks = []
-        for i in range(args.tables):
+        for i in mine:
             made, played = i % n, (i + 1) % n
             route = f" (made on {_port(urls[made])}, played on {_port(urls[played])})" if n > 1 else ""
             tasks.append(
@@ -722,7 +784,7 @@ async def run_load(args: argparse.Namespace, urls: list[str]) -> Stats:
                         args,
                         stats,
                         stop_at,
-                        random.Random(rng.random()),
+                        random.Random(seeds[i]),
                         i,
                         route,
                         i * args.ramp / args.tables,
@@ -732,20 +794,15 @@ async def run_load(args: argparse.Namespace, urls: list[str]) -> Stats:
             )
         # Spectators join the first tables as they are made.
         tasks += spectators(args, ws_urls, firsts, stats, stop_at)
+        in_step = asyncio.create_task(keep_in_step(step, part, stats, stop_at))
         try:
-            while len(stats.tables) < args.tables and time.monotonic() < stop_at:
-                await asyncio.sleep(0.05)
-            # The steady figures start --warmup s after every table is made and every client set out:
-            # the start, every table made and every client connecting at once, is a burst no steady
-            # load has.
-            stats.warm_at, stats.warm_mono = time.perf_counter() + args.warmup, time.monotonic() + args.warmup
             gathered = asyncio.gather(*tasks, return_exceptions=True)
             gathered.add_done_callback(lambda f: None if f.cancelled() else f.exception())
             results = await asyncio.wait_for(gathered, args.duration + 120)
         finally:  # Ctrl-C: the clients are stopped, and what they raised then is not told as unhandled
-            for task in tasks:
+            for task in [*tasks, in_step]:
                 task.cancel()
-            await asyncio.gather(*tasks, return_exceptions=True)
+            await asyncio.gather(*tasks, in_step, return_exceptions=True)
         for result in results:
             if isinstance(result, BaseException):
                 stats.errors.append(f"client failed: {type(result).__name__}: {result}")
@@ -895,6 +952,8 @@ def report_creates(observed: dict[str, Any], load_end: float) -> bool:
 # -- the servers: started here (one or more processes on one database), or given by --url ----------
 
 MAX_SERVERS = 8  # processes --servers may start
+DEFAULT_CLIENT_PROCESSES = 4
+MAX_CLIENT_PROCESSES = 64
 SCHEMA_PREFIX = "bench_load_"  # the fresh PostgreSQL schema of a run: this and 12 hex digits
 START_TIMEOUT = 60.0  # seconds a server may take to answer /api/health (15 more per further server)
 STOP_TIMEOUT = 30.0  # seconds the servers have to stop once terminated, before they are killed
@@ -1121,8 +1180,9 @@ class Run:
 def observed_load(
     args: argparse.Namespace, urls: list[str]
 ) -> tuple[Stats, float, Window, dict[str, Any] | None]:
-    """The load on `urls`, with the observer (health probes, heavy creates) on server 0, in a process
-    of its own: the load's stats, its seconds and window, and the observer's results."""
+    """The load on `urls`, from --client-processes processes, with the observer (health probes, heavy
+    creates) on server 0 in a process of its own: the load's stats, its seconds and window, and the
+    observer's results."""
     observer_settings = {
         "health_interval": args.health_interval,
         "heavy_repeat": args.heavy_repeat,
@@ -1134,15 +1194,30 @@ def observed_load(
     observer = context.Process(
         target=observer_main, args=(child_conn, urls[0], observer_settings), daemon=True
     )
+    processes = min(args.client_processes, args.tables)  # each plays one table or more
+    step = Step(context.RawArray("i", processes), context.RawArray("d", [float("inf")] * 2))
+    clients: list[tuple[Any, Connection]] = []
+    for part in range(processes):
+        mine, theirs = context.Pipe()
+        process = context.Process(target=client_main, args=(theirs, args, urls, part, step), daemon=True)
+        clients.append((process, mine))
     observed: dict[str, Any] | None = None
     try:
         observer.start()
+        for process, _conn in clients:
+            process.start()
         if not conn.poll(60) or conn.recv()[0] != "ready":
             raise SystemExit("the health probe did not start")
-        started = time.perf_counter()
+        for part, (_process, client) in enumerate(clients):
+            if not client.poll(60) or client.recv()[0] != "ready":
+                raise SystemExit(f"client process {part} did not start")
+        begun = started = time.perf_counter()
         load_start = time.monotonic()
+        stop_at = load_start + args.duration
         conn.send(("go", None if args.no_heavy else load_start + args.heavy_after))
-        stats = asyncio.run(run_load(args, urls))
+        for _process, client in clients:
+            client.send(("go", stop_at))
+        stats = gather_clients(args, clients, step, begun, stop_at)
         elapsed = time.perf_counter() - started
         load_end = time.monotonic()
         conn.send(("stop",))
@@ -1150,12 +1225,36 @@ def observed_load(
         if conn.poll(max(60.0, 20 * args.heavy_timeout)):
             observed = conn.recv()[1]
     finally:
-        if observer.is_alive():  # it has sent its results and is ending; else (an error, Ctrl-C) stopped now
-            observer.join(5 if observed is not None else 0)
-            if observer.is_alive():
-                observer.terminate()
-                observer.join(5)
+        # Each has sent its results and is ending; else (an error, Ctrl-C) each is stopped now.
+        for process in [observer, *(process for process, _conn in clients)]:
+            if process.is_alive():
+                process.join(5 if observed is not None else 0)
+                if process.is_alive():
+                    process.terminate()
+                    process.join(5)
     return stats, elapsed, (load_start, load_end), observed
+
+
+def gather_clients(
+    args: argparse.Namespace, clients: list[tuple[Any, Connection]], step: Step, begun: float, stop_at: float
+) -> Stats:
+    """Wait for the client processes' Stats, merged; meanwhile end the warm-up --warmup s after every
+    table is made and every client set out (the start, every table made and every client connecting
+    at once, is a burst no steady load has)."""
+    while sum(step.made) < args.tables and time.monotonic() < stop_at:
+        time.sleep(0.01)
+    step.warm[0], step.warm[1] = time.perf_counter() + args.warmup, time.monotonic() + args.warmup
+    parts = []
+    for part, (process, client) in enumerate(clients):
+        try:
+            if not client.poll(max(0.0, stop_at - time.monotonic()) + 180):
+                raise EOFError
+            parts.append(client.recv()[1])
+        except EOFError:
+            parts.append(
+                Stats(errors=[f"client process {part} sent no results (exit code {process.exitcode})"])
+            )
+    return merged(parts, begun, (step.warm[0], step.warm[1]))
 
 
 def measure(args: argparse.Namespace) -> Run:
@@ -1480,6 +1579,13 @@ def build_parser() -> argparse.ArgumentParser:
         help="seconds over which the clients set out, one table's after another, evenly "
         "(default 0: all at once)",
     )
+    parser.add_argument(
+        "--client-processes",
+        type=int,
+        default=None,
+        help=f"processes the clients are spread over, table by table ({DEFAULT_CLIENT_PROCESSES}; "
+        f"1 to {MAX_CLIENT_PROCESSES}, at most --tables)",
+    )
     parser.add_argument("--url", help="an already running server on loopback (default: start one)")
     parser.add_argument(
         "--db",
@@ -1611,11 +1717,15 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     args.max_tables = 800 if args.max_tables is None else args.max_tables
     args.warmup = (args.duration / 4 if args.ceiling else 0.0) if args.warmup is None else args.warmup
     args.repeat = 2 if args.repeat is None else args.repeat
+    args.client_processes = (
+        DEFAULT_CLIENT_PROCESSES if args.client_processes is None else args.client_processes
+    )
     for flag, value, lo, hi, what in (
         ("--tables", args.tables, 1, MAX_TABLES, "a number of tables"),
         ("--clients", args.clients, 1, MAX_CLIENTS, "a number of clients"),
         ("--max-tables", args.max_tables, 1, MAX_TABLES, "a number of tables"),
         ("--repeat", args.repeat, 1, MAX_REPEAT, "a number of runs"),
+        ("--client-processes", args.client_processes, 1, MAX_CLIENT_PROCESSES, "a number of processes"),
         ("--duration", args.duration, 1, 3600, "seconds"),
         ("--think", args.think, 0, 60, "seconds"),
         ("--ramp", args.ramp, 0, args.duration, "seconds, at most --duration"),
