@@ -1584,7 +1584,7 @@ def build_parser() -> argparse.ArgumentParser:
         type=int,
         default=None,
         help=f"processes the clients are spread over, table by table ({DEFAULT_CLIENT_PROCESSES}; "
-        f"1 to {MAX_CLIENT_PROCESSES}, at most --tables)",
+        f"1 to {MAX_CLIENT_PROCESSES}; never more than --tables)",
     )
     parser.add_argument("--url", help="an already running server on loopback (default: start one)")
     parser.add_argument(
