@@ -355,3 +355,49 @@ def test_notifications_that_make_no_sense_change_nothing(pg_url: str, tmp_path: 
     assert bodoge.replay(record).is_terminal
     assert_views_exact(me, record, 0)
     assert "Traceback" not in (tmp_path / "serve.log").read_text()
+
+
+def test_messages_published_at_once_go_in_one_statement_and_in_order(pg_url: str) -> None:
+    """What a busy process publishes while a round trip is under way goes in the next, all at once
+    (two processes on two cores: every forwarded action's ask and answer had queued behind one
+    another's round trips, p50 357 ms in bench/load.py --servers 2); the other process hears every
+    message, in the order published."""
+    import asyncio
+
+    from bodoge.server.cluster import PgCluster
+    from bodoge.server.storage import Storage
+
+    Storage(pg_url).close()  # the schema's tables, which a process's sweep reads
+
+    async def run() -> tuple[list[int], int]:
+        speaker, hearer = PgCluster(pg_url), PgCluster(pg_url)
+        heard: list[int] = []
+        everything = asyncio.Event()
+
+        def hear(message: dict[str, Any]) -> None:
+            heard.append(message["n"])
+            if len(heard) == 200:
+                everything.set()
+
+        await hearer.start(hear, lambda ids: None)
+        await speaker.connect()
+        statements = 0
+        execute = speaker._execute
+
+        async def counted(sql: str, params: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
+            nonlocal statements
+            statements += 1
+            return await execute(sql, params)
+
+        speaker._execute = counted  # type: ignore[method-assign]
+        try:
+            await asyncio.gather(*(speaker.publish({"kind": "test", "n": n}) for n in range(200)))
+            await asyncio.wait_for(everything.wait(), 30)
+        finally:
+            await speaker.close()
+            await hearer.close()
+        return heard, statements
+
+    heard, statements = asyncio.run(run())
+    assert heard == list(range(200))
+    assert statements <= 2, f"{statements} statements for 200 messages published at once"

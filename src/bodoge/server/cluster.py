@@ -112,6 +112,8 @@ class PgCluster(Cluster):
         self._db = asyncio.Lock()  # one statement at a time on the lock connection
         self._mine: set[str] = set()
         self._waiting: dict[str, asyncio.Future[dict[str, Any]]] = {}
+        self._outbox: list[tuple[str, asyncio.Future[None]]] = []  # published, not yet sent
+        self._sender: asyncio.Task[None] | None = None
         self._tasks: list[asyncio.Task[None]] = []
         self._handle: Callable[[dict[str, Any]], None] = lambda message: None
         self._sweep: Callable[[list[str]], Any] = lambda ids: None
@@ -236,8 +238,35 @@ class PgCluster(Cluster):
     # -- messages -------------------------------------------------------------------------------
 
     async def publish(self, message: dict[str, Any]) -> None:
+        """Tell every process, in order with this process's other messages. What is published while
+        one round trip is under way goes in the next, all at once: one statement (and one
+        transaction) for however many, instead of one each, so that a busy process's messages do not
+        queue behind one another's round trips. (PostgreSQL delivers identical payloads of one
+        transaction once: every message here says a state, not a change, or carries an id of its
+        own, so a repeat says nothing new.)"""
         payload = encode(dict(message, origin=self.process))
-        await self._execute("SELECT pg_notify(%s, %s)", (self.channel, payload))
+        sent: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        self._outbox.append((payload, sent))
+        if self._sender is None or self._sender.done():
+            self._sender = asyncio.create_task(self._send_outbox(), name="bodoge-publish")
+        await sent
+
+    async def _send_outbox(self) -> None:
+        while self._outbox:
+            batch, self._outbox = self._outbox, []
+            try:
+                await self._execute(
+                    "SELECT pg_notify(%s, p) FROM unnest(%s::text[]) AS p",
+                    (self.channel, [payload for payload, _sent in batch]),
+                )
+            except Exception as exc:
+                for _payload, sent in batch:
+                    if not sent.done():
+                        sent.set_exception(exc)
+            else:
+                for _payload, sent in batch:
+                    if not sent.done():
+                        sent.set_result(None)
 
     async def request(self, message: dict[str, Any]) -> dict[str, Any]:
         ask = secrets.token_hex(6)
