@@ -10,7 +10,9 @@ import base64
 import hashlib
 import json
 import random
+import threading
 import time
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
@@ -104,6 +106,46 @@ def test_tokens_are_128_random_bits_stored_hashed(server: ThreadServer, db_url: 
     assert row is not None
     assert row.token_hashes == [hashlib.sha256(t.encode()).hexdigest() for t in tokens] + [None]
     assert not any(token in json.dumps(row.to_db()) for token in tokens)
+
+
+def test_tables_made_at_once_are_set_up_a_few_at_a_time(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A crowd of creations is set up TableManager.CREATING at a time, so that the moves of the
+    tables in play wait less between their steps; every one of them is made, and listed."""
+    from bodoge.server import tables
+    from bodoge.server.guard import Limits
+
+    inside = most = 0
+    count = threading.Lock()
+    set_up = tables._set_up
+
+    def slow_set_up(*args: Any) -> Any:
+        nonlocal inside, most
+        with count:
+            inside += 1
+            most = max(most, inside)
+        try:
+            time.sleep(0.05)  # long enough for the other creations to be waiting
+            return set_up(*args)
+        finally:
+            with count:
+                inside -= 1
+
+    monkeypatch.setattr(tables, "_set_up", slow_set_up)
+    config = make_config(f"sqlite:///{tmp_path / 'crowd.db'}", limits=Limits(create_rate="1000/minute"))
+
+    with ThreadServer(config) as live, ThreadPoolExecutor(12) as pool:
+
+        def make(_: int) -> str:
+            with live.http() as http:
+                return str(create_table(http, TOY, [HUMAN, HUMAN])["id"])
+
+        made = list(pool.map(make, range(12)))
+        with live.http() as http:
+            listed = {t["id"] for t in http.get("/api/tables", params={"limit": 200}).json()["open"]}
+    assert len(set(made)) == 12 and set(made) <= listed
+    assert most == tables.TableManager.CREATING
 
 
 # -- the table websocket ----------------------------------------------------------------------------
