@@ -167,9 +167,15 @@ def _declares(game: Hangover, seen: Seen) -> bool:
 # -- tricks (HO-4.3) --------------------------------------------------------------------------------
 
 
-def _ducks(game: Hangover, seen: Seen) -> bool:
-    p = seen.seat
-    return seen.status[p] == NON_DRINKER or seen.tricks[p] + 1 >= game.hangover_trick
+def _ducks(game: Hangover, seat: int, status: Sequence[int], tricks: Sequence[int]) -> bool:
+    """Whether `seat` plays to lose the trick: a non-drinker, or a drinker one trick from its hangover."""
+    return status[seat] == NON_DRINKER or tricks[seat] + 1 >= game.hangover_trick
+
+
+def _others_to_play(seat: int, status: Sequence[int], trick: Sequence[int]) -> bool:
+    """Whether an active player is still to play to this trick after `seat`."""
+    n = len(status)
+    return any(status[(seat + i) % n] < OUT_NON_DRINKER for i in range(1, n - len(trick)))
 
 
 def _escape(seen: Seen, card: int) -> float:
@@ -193,7 +199,9 @@ def _play(game: Hangover, seen: Seen, rng: random.Random) -> int:
     cards = seen.legal  # play ids are the cards themselves (play.PLAY = 0), sorted
     trick = seen.trick
     if not trick:
-        if _ducks(game, seen):  # within a suit the lowest card is the likeliest to be beaten
+        if _ducks(
+            game, seen.seat, seen.status, seen.tricks
+        ):  # within a suit the lowest card is the likeliest to be beaten
             lowest = [c for i, c in enumerate(cards) if not i or SUIT[cards[i - 1]] != SUIT[c]]
             return best_move(lowest, [(_escape(seen, c), -KEY[c]) for c in lowest], rng)
         return _drinker_lead(game, seen, rng)
@@ -203,9 +211,8 @@ def _play(game: Hangover, seen: Seen, rng: random.Random) -> int:
     winner, total = lead_suit_result(trick)  # the best card so far and the sum S so far (HO-4.4)
     split = bisect_left(cards, trick[winner])
     losers, winners = cards[:split], cards[split:]
-    n = game.num_players
-    others_to_play = any(seen.status[(seen.seat + i) % n] < OUT_NON_DRINKER for i in range(1, n - len(trick)))
-    if _ducks(game, seen):
+    others_to_play = _others_to_play(seen.seat, seen.status, trick)
+    if _ducks(game, seen.seat, seen.status, seen.tricks):
         if losers:
             return losers[-1]
         return winners[0] if others_to_play else winners[-1]  # a later seat may still be forced higher
@@ -253,7 +260,7 @@ def not_held(
     - a player void in the lead suit throws the highest card it holds of some suit.
     A drinker's other plays weigh the VP its snacks can make of the trick, and say nothing here. A forced
     play (one card of the suit) is read the same way, and truly: the seat held no other card of it."""
-    ducks = status[seat] == NON_DRINKER or tricks[seat] + 1 >= game.hangover_trick
+    ducks = _ducks(game, seat, status, tricks)
     if not trick:
         return BELOW[card] if ducks else 0
     lo = SUIT[trick[0]] * 14
@@ -264,9 +271,9 @@ def not_held(
     best = trick[lead_suit_result(trick)[0]]
     if card < best:  # a suit's cards are consecutive indices in rank order (cards.py)
         return ABOVE[card] & BELOW[best]
-    n = game.num_players
-    others_to_play = any(status[(seat + i) % n] < OUT_NON_DRINKER for i in range(1, n - len(trick)))
-    return BELOW[best] | (ABOVE[best] & BELOW[card] if others_to_play else ABOVE[card])
+    # having none below the best, it played the lowest card above it, or its highest if none is left to play
+    above = ABOVE[best] & BELOW[card] if _others_to_play(seat, status, trick) else ABOVE[card]
+    return BELOW[best] | above
 
 
 # -- snacks (HO-4.1, HO-4.5) ------------------------------------------------------------------------

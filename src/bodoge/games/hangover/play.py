@@ -223,6 +223,16 @@ def arrange(state: HangoverState, p: int, a: int) -> None:
         state.current_player = 0
 
 
+def won_trick(status: int, tricks: int, hangover_trick: int) -> int:
+    """The status of a trick's winner, who has now won `tricks` tricks: a non-drinker is out
+    (HO-5.3.2), a drinker at the hangover trick hung over (HO-5.4, HO-D23)."""
+    if status == NON_DRINKER:
+        return OUT_NON_DRINKER
+    if tricks >= hangover_trick:
+        return HUNG_OVER
+    return status
+
+
 def resolve(state: HangoverState) -> None:
     """HO-4.4: the winner, the trick sum, the non-drinker bonus and the winner's outcome."""
     g = state.game
@@ -241,11 +251,10 @@ def resolve(state: HangoverState) -> None:
         if q != w and status[q] == NON_DRINKER:
             state.vp[q] += 1
             bonus.append(q)
-    if status[w] == NON_DRINKER:
-        status[w] = OUT_NON_DRINKER  # HO-5.3.2
+    status[w] = won_trick(status[w], k, g.hangover_trick)
+    if status[w] == OUT_NON_DRINKER:
         state.events.append((EV_TRICK, w, total, OUT, k, tuple(bonus), number))
-    elif k >= g.hangover_trick:
-        status[w] = HUNG_OVER  # HO-5.4, HO-D23
+    elif status[w] == HUNG_OVER:
         state.events.append((EV_TRICK, w, total, HANGOVER, k, tuple(bonus), number))
     else:
         state.events.append((EV_TRICK, w, total, JUDGED, k, tuple(bonus), number))

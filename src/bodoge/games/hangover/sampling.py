@@ -208,10 +208,7 @@ class Reading:
                 leader = (e["seat"] + 1) % n  # the last to play sits just before the leader
                 w = (leader + lead_suit_result(trick)[0]) % n
                 won[w] += 1
-                if status[w] == r.NON_DRINKER:
-                    status[w] = r.OUT_NON_DRINKER
-                elif status[w] == r.DRINKER and won[w] == game.hangover_trick:
-                    status[w] = r.HUNG_OVER
+                status[w] = r.won_trick(status[w], won[w], game.hangover_trick)
                 trick = []
         self.seat, self.actions, self.plays, self.discard_count = seat, actions, plays, discard_count
         self.others = [q for q in range(n) if q != seat]
