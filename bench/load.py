@@ -149,7 +149,8 @@ class TableRun:
 class Stats:
     latencies: list[float] = field(default_factory=list)
     sent_at: list[float] = field(default_factory=list)  # when each of those actions was sent (perf_counter)
-    steady: list[float] = field(default_factory=list)  # those of actions sent after the warm-up
+    # those of actions sent after the warm-up: picked out once the client processes' are merged
+    steady: list[float] = field(default_factory=list)
     begun: float = 0.0  # when the clients set out (perf_counter)
     warm_at: float = float("inf")  # when the warm-up (--warmup) ends, on time.perf_counter
     warm_mono: float = float("inf")  # the same, on time.monotonic
@@ -609,8 +610,6 @@ async def player(
                 if pending is not None and seq > pending[0]:
                     stats.latencies.append(time.perf_counter() - pending[1])
                     stats.sent_at.append(pending[1])
-                    if pending[1] >= stats.warm_at:
-                        stats.steady.append(stats.latencies[-1])
                     run.acked[pending[0]] = run.sent[pending[0]]
                     pending = None
                 if view["is_terminal"]:
@@ -748,7 +747,6 @@ def merged(parts: list[Stats], begun: float, warm: tuple[float, float]) -> Stats
         stats.views += part.views
         stats.errors += part.errors
         stats.tables += part.tables
-    # Counted again against the one warm-up end, which each process heard within 10 ms of its setting.
     stats.steady = [lat for lat, sent in zip(stats.latencies, stats.sent_at, strict=True) if sent >= warm[0]]
     return stats
 
