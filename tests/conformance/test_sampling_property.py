@@ -97,8 +97,8 @@ def test_sample_state_succeeds_and_keeps_the_view(
                 sampled = game.sample_state(view, random.Random(seed * 31 + k))
                 assert sampled.view(p) == view, f"the view changed: {where}"
                 if k == 0 and p is not None and likely:  # what a search deals: the same promise
-                    likely = game.sampler(view, likely=True)(random.Random(seed))
-                    assert likely.view(p) == view, f"the likely deal changed the view: {where}"
+                    dealt = game.sampler(view, likely=True)(random.Random(seed))
+                    assert dealt.view(p) == view, f"the likely deal changed the view: {where}"
                 if not sampled.is_terminal:
                     legal = sampled.legal_actions()
                     assert legal, f"no legal action: {where}"
