@@ -204,6 +204,7 @@ def test_the_site_maps_repository_links_to_its_own() -> None:
         site_links(page, "deploy.md")
         == "`deploy/Dockerfile`, the image (`deploy/Dockerfile`), [home](index.md)"
     )
+    assert site_links("The files in [`deploy/`](../deploy)", "deploy.md") == "The files in `deploy`"
     # From a page in a folder of docs/, and never inside a code block.
     nested = "[back](../tuning.md)\n```md\n[x](../tuning.md)\n```\n"
     assert site_links(nested, "tuning-example/report.md") == nested

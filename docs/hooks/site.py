@@ -54,7 +54,7 @@ def site_links(markdown: str, src_uri: str) -> str:
             new = posixpath.relpath(path.removeprefix(f"{DOCS}/"), site_here or ".")
             return f"{m['bang']}[{m['text']}]({new}{'#' + anchor if anchor else ''})"
         # A file of the repository that the site does not carry: name it.
-        if m["text"].strip("`") == path:
+        if m["text"].strip("`").rstrip("/") == path:  # `deploy/` names the folder deploy
             return f"`{path}`"
         return f"{m['text']} (`{path}`)"
 
