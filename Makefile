@@ -4,7 +4,7 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 
-.PHONY: run test lint bench setup clean
+.PHONY: run test lint docs bench setup clean
 
 $(STAMP): pyproject.toml
 	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -18,9 +18,14 @@ run: $(STAMP)
 	$(BIN)/bodoge serve --host 127.0.0.1 --port 8000 --db sqlite:///bodoge.db
 
 lint: $(STAMP)
-	$(BIN)/ruff check src tests bench examples
-	$(BIN)/ruff format --check src tests bench examples
+	$(BIN)/ruff check src tests bench examples docs/hooks
+	$(BIN)/ruff format --check src tests bench examples docs/hooks
 	$(BIN)/mypy src/bodoge
+	NO_MKDOCS_2_WARNING=1 $(BIN)/mkdocs build --strict   # the docs site, every link checked (into site/; not --quiet, which hides the warnings --strict counts)
+
+# The documentation site (README.md and docs/), rebuilt as its pages change.
+docs: $(STAMP)
+	NO_MKDOCS_2_WARNING=1 $(BIN)/mkdocs serve --dev-addr 127.0.0.1:8001
 
 test: lint
 	$(BIN)/pytest -n auto
@@ -29,4 +34,4 @@ bench: $(STAMP)
 	$(BIN)/python bench/engine.py
 
 clean:
-	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache .hypothesis
+	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache .hypothesis site
