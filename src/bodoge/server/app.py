@@ -13,14 +13,14 @@ import os
 from collections.abc import AsyncIterator
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
 from fastapi import FastAPI, HTTPException, Request, WebSocket, WebSocketDisconnect
 from fastapi.exceptions import RequestValidationError
 from fastapi.middleware.gzip import GZipMiddleware
 from fastapi.responses import FileResponse, JSONResponse
 from fastapi.staticfiles import StaticFiles
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, ValidationError
 from starlette.websockets import WebSocketState
 
 from bodoge import agents
@@ -41,6 +41,7 @@ from bodoge.server.guard import (
     TooMany,
     origin_allowed,
     parse_json,
+    quiet_bad_frames,
 )
 from bodoge.server.replays import replay_answer
 from bodoge.server.storage import Storage
@@ -86,14 +87,28 @@ class SeatIn(BaseModel):
     spec: str | None = Field(default=None, max_length=200)
 
 
+def _whole_seconds(value: Any) -> Any:
+    """A whole number of seconds written as a decimal (60.0, as JavaScript and many JSON writers
+    give it) is that integer; any other number with a fraction is refused (the strict model then
+    refuses text, booleans and the rest)."""
+    if isinstance(value, float):
+        if not value.is_integer():
+            raise ValueError(f"seconds are an integer, such as 60, not {value!r}")
+        return int(value)
+    return value
+
+
+Seconds = Annotated[int, BeforeValidator(_whole_seconds)]
+
+
 class ClockIn(BaseModel):
     """A turn clock: seconds for each decision, and a reserve that the decisions' overtime comes
     out of; when both are spent, a stand-in bot plays for the person until they are back."""
 
     model_config = ConfigDict(strict=True, extra="forbid")
 
-    turn_seconds: int = Field(ge=1, le=3600)
-    reserve_seconds: int = Field(default=0, ge=0, le=86400)
+    turn_seconds: Seconds = Field(ge=1, le=3600)
+    reserve_seconds: Seconds = Field(default=0, ge=0, le=86400)
 
 
 class CreateTableIn(BaseModel):
@@ -176,6 +191,7 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
             await manager.close()
 
     app = FastAPI(title="bodoge", lifespan=lifespan, docs_url="/api/docs", redoc_url=None)
+    quiet_bad_frames()
     app.state.config = config
     guard = AddressLimits(config.limits)
     # Each middleware added wraps the ones before it: the security headers go on every answer, a 413
@@ -473,6 +489,10 @@ async def play_socket(
     try:
         while not conn.closed:
             text = await _receive_text(websocket)
+            if conn.closed:
+                # Closed while it waited for this message: replaced by a newer connection of its seat
+                # (a seat is played from one place at a time). What it sends now is not played.
+                break
             if not guard.hit_message(conn.id):
                 conn.close(1008, f"more than {guard.config.message_rate} messages")
                 break
@@ -502,10 +522,15 @@ async def play_socket(
     except WebSocketDisconnect:
         pass
     finally:
+        closed_here = conn.closed  # by the server (replaced, or 1008), not by the client's going
         runtime.detach(conn)
         # A client closed for its behaviour may be blocked sending to us while we stop reading:
         # keep reading (and dropping) what it sends until it has taken the close, so that it can.
         drain = asyncio.create_task(_discard_input(websocket)) if conn.close_code == 1008 else None
+        if closed_here and conn.close_code != 1008:
+            # Replaced: the sender sends what is queued (the `replaced` message), then the close.
+            with contextlib.suppress(BaseException):
+                await asyncio.wait_for(sender, CLOSE_TIMEOUT)
         sender.cancel()
         with contextlib.suppress(BaseException):
             await sender
@@ -563,6 +588,8 @@ async def _seat_message(
                 raise ActionError("chat_rate", f"at most {limits.chat_rate} chat lines; wait a little")
             await runtime.say(seat, text)
         elif kind == "rematch":
+            if runtime.row.status == "playing":  # refused before anything is counted
+                raise ActionError("running", "a rematch is offered once the game is over")
             if not runtime.row.settings.get("next_table"):  # a new table: the creation limits
                 try:
                     guard.hit_create(address)
