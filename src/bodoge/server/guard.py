@@ -239,13 +239,15 @@ async def _answer(send: Send, status: int, detail: str) -> None:
 
 
 class BodyLimit:
-    """413 for a request body over `limit` bytes, by its Content-Length or as it streams in.
+    """413 for a request body over `limit` bytes, by its Content-Length or as it streams in (each
+    counted in `refused`, as "max_body").
 
     The body is read here (at most `limit` bytes are ever held) and handed on to the app."""
 
-    def __init__(self, app: ASGIApp, limit: int) -> None:
+    def __init__(self, app: ASGIApp, limit: int, refused: Counter[str] | None = None) -> None:
         self.app = app
         self.limit = limit
+        self.refused: Counter[str] = Counter() if refused is None else refused
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
@@ -254,6 +256,7 @@ class BodyLimit:
         too_large = f"a request body is at most {self.limit} bytes"
         for name, value in scope.get("headers", ()):
             if name == b"content-length" and (not value.isdigit() or int(value) > self.limit):
+                self.refused["max_body"] += 1
                 await _answer(send, 413, too_large)
                 return
         held: list[Message] = []
@@ -265,6 +268,7 @@ class BodyLimit:
                 break
             size += len(message.get("body", b""))
             if size > self.limit:
+                self.refused["max_body"] += 1
                 await _answer(send, 413, too_large)
                 return
             if not message.get("more_body", False):
@@ -380,7 +384,8 @@ SWEEP_INTERVAL = 1.0  # seconds between two sweeps of the limits' expired entrie
 
 class AddressLimits:
     """Per client address: creations in a moving window, open websockets; and per connection, the
-    rate of its messages. In memory: a restart forgets them (nothing of a game depends on them)."""
+    rate of its messages. In memory: a restart forgets them (nothing of a game depends on them).
+    `refused` counts what each limit refused, by its flag's name (for the metrics)."""
 
     def __init__(self, config: Limits) -> None:
         self.config = config
@@ -390,27 +395,46 @@ class AddressLimits:
         self._message = limits.parse(config.message_rate)
         self._chat = limits.parse(config.chat_rate)
         self.sockets: Counter[str] = Counter()
+        self.refused: Counter[str] = Counter()
 
     def hit_create(self, address: str) -> None:
         """Count one table creation from `address`; TooMany past the rate."""
         if not self._limiter.hit(self._create, "create", address):
+            self.refused["create_rate"] += 1
             reset = self._limiter.get_window_stats(self._create, "create", address).reset_time
             raise TooMany(
                 f"at most {self.config.create_rate} new tables from one address; try again later",
                 max(1, math.ceil(reset - time.time())),
             )
 
+    def check_open_tables(self, open_now: int) -> None:
+        """TooMany if an address that has `open_now` tables in play may make no more."""
+        if open_now >= self.config.open_tables:
+            self.refused["open_tables"] += 1
+            raise TooMany(
+                f"at most {self.config.open_tables} tables in play made from one address; "
+                "finish one, or wait for idle ones to expire",
+                60,
+            )
+
     def hit_message(self, connection_id: str) -> bool:
         """Count one websocket message; False once the connection sends faster than its rate."""
-        return self._limiter.hit(self._message, "message", connection_id)
+        if self._limiter.hit(self._message, "message", connection_id):
+            return True
+        self.refused["message_rate"] += 1
+        return False
 
     def hit_chat(self, connection_id: str) -> bool:
         """Count one chat line; False past the chat rate (the line is refused, the connection kept)."""
-        return self._limiter.hit(self._chat, "chat", connection_id)
+        if self._limiter.hit(self._chat, "chat", connection_id):
+            return True
+        self.refused["chat_rate"] += 1
+        return False
 
     def open_socket(self, address: str) -> bool:
         """Count a websocket opening; False (and not counted) past the per-address limit."""
         if self.sockets[address] >= self.config.ws_per_address:
+            self.refused["ws_per_address"] += 1
             return False
         self.sockets[address] += 1
         return True
