@@ -7,6 +7,7 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
+import socket
 import time
 from pathlib import Path
 from typing import Any
@@ -182,3 +183,33 @@ def test_bodoge_serve_metrics_port(tmp_path: Path) -> None:
         assert httpx.get(server.url + "/metrics", timeout=10).status_code == 404
     finally:
         server.stop()
+
+
+def test_bodoge_serve_refuses_a_metrics_port_it_cannot_use(tmp_path: Path) -> None:
+    """Refused before anything starts, with one line that names the flag: the lobby's own port, a
+    port out of range, a port taken, an address it cannot listen on."""
+    from typer.testing import CliRunner
+
+    from bodoge.cli import app
+
+    port = str(free_port())
+    db = f"sqlite:///{tmp_path / 'refused.db'}"
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        cases = [
+            (["--metrics-port", port], "--metrics-port", "--port too"),
+            (["--metrics-port", "70000"], "--metrics-port", "from 1 to 65535"),
+            (["--metrics-port", str(taken.getsockname()[1])], "--metrics-port", "cannot listen"),
+            (
+                ["--metrics-port", str(free_port()), "--metrics-host", "no-such-host.invalid"],
+                "--metrics-host",
+            ),
+        ]
+        for extra, *must in cases:
+            result = CliRunner().invoke(app, ["serve", "--port", port, "--db", db, *extra])
+            assert result.exit_code == 2, (extra, result.output)
+            lines = result.output.strip().splitlines()
+            assert len(lines) == 1 and lines[0].startswith("error: "), result.output
+            assert all(text in lines[0] for text in must), (must, lines[0])
+    assert not (tmp_path / "refused.db").exists()  # refused before the database was touched
