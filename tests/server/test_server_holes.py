@@ -148,8 +148,8 @@ def test_a_name_with_invisible_code_points_is_taken_like_the_name_without_them(t
         assert http.get(f"/api/tables/{table_id}").json()["seats"][1]["name"] == "Aki\u200dra"
 
 
-# Unicode's DerivedCoreProperties.txt, Default_Ignorable_Code_Point (15.1 and 16.0): "Total code
-# points: 4174". Written out again here, apart from the server's table, as a check on it.
+# Unicode's DerivedCoreProperties.txt, Default_Ignorable_Code_Point (the same from 14.0 to 16.0):
+# "Total code points: 4174"; the spot checks below are some of its ranges' ends and neighbours.
 IGNORABLE_TOTAL = 4174
 
 

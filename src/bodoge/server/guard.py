@@ -146,10 +146,11 @@ def check_text(text: str, where: str) -> None:
         raise BadInput(str(exc)) from None
 
 
-# Unicode's Default_Ignorable_Code_Point property (DerivedCoreProperties.txt, Unicode 15.1 and 16.0:
-# 4,174 code points), as inclusive ranges: code points that a renderer shows as nothing at all where
-# it does not support them (joiners, variation selectors, fillers, tags, bidi and other format
-# controls, and the code points reserved for more of them). Names are compared without them.
+# Unicode's Default_Ignorable_Code_Point property (DerivedCoreProperties.txt; the same 4,174 code
+# points from Unicode 14.0 to 16.0), as inclusive ranges: code points that a renderer shows as
+# nothing at all where it does not support them (joiners, variation selectors, fillers, tags, bidi
+# and other format controls, and the code points reserved for more of them). Names are compared
+# without them.
 DEFAULT_IGNORABLE: tuple[tuple[int, int], ...] = (
     (0x00AD, 0x00AD),  # soft hyphen
     (0x034F, 0x034F),  # combining grapheme joiner
