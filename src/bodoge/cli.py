@@ -769,7 +769,7 @@ def _kept_records(path: Path | None, games: int) -> list[dict[str, Any]]:
     return [r for r in records if r["arena"]["index"] < games]
 
 
-def _check_listen(host: str, port: int) -> None:
+def _check_listen(host: str, port: int, host_flag: str = "--host", port_flag: str = "--port") -> None:
     """Refuse now an address the server could not listen on (unknown host, port taken, no permission);
     the socket is bound the way uvicorn binds it, then closed."""
     family = socket.AF_INET6 if ":" in host else socket.AF_INET
@@ -785,7 +785,7 @@ def _check_listen(host: str, port: int) -> None:
         OverflowError,
     ) as exc:  # TypeError: a host that is not text
         reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
-        _fail(f"cannot listen on --host {host!r} --port {port}: {reason}")
+        _fail(f"cannot listen on {host_flag} {host!r} {port_flag} {port}: {reason}")
 
 
 def _db_url(db: str, normalize: Callable[[str], str]) -> tuple[Any, str]:
@@ -910,6 +910,16 @@ def serve(
         str,
         typer.Option(help="Proxies whose X-Forwarded-For gives the client address (comma-separated)."),
     ] = "127.0.0.1",
+    metrics_port: Annotated[
+        int | None,
+        typer.Option(
+            callback=_integers(1, 65535),
+            help="Serve GET /metrics (Prometheus) on this port, apart from the lobby's (default: off).",
+        ),
+    ] = None,
+    metrics_host: Annotated[
+        str, typer.Option(help="Address the metrics port listens on (keep it private).")
+    ] = "127.0.0.1",
 ) -> None:
     """Serve the lobby and tables: play in the browser with friends and bots (see docs/protocol.md)."""
     if not host.strip():
@@ -923,6 +933,10 @@ def serve(
         _fail(f"the server needs its extra: pip install 'bodoge[server]' ({exc})")
     url, shown = _db_url(db, normalize_url)
     _check_listen(host, port)
+    if metrics_port is not None:
+        if metrics_port == port:
+            _fail(f"--metrics-port {metrics_port} is --port too; allowed: another port")
+        _check_listen(metrics_host, metrics_port, "--metrics-host", "--metrics-port")
     _check_db(url, shown)
     given: dict[str, Any] = {
         "max_body": max_body,
@@ -949,6 +963,8 @@ def serve(
         bot_delay=bot_delay,
         limits=limits,
         forwarded_allow_ips=forwarded_allow_ips,
+        metrics_port=metrics_port,
+        metrics_host=metrics_host,
     )
     if bot_workers is not None:
         config.bot_workers = bot_workers

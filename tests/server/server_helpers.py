@@ -25,7 +25,7 @@ from websockets.sync.client import ClientConnection, connect
 
 import bodoge
 from bodoge.core import State
-from bodoge.server import WS_MAX_SIZE, ServerConfig, create_app
+from bodoge.server import WS_MAX_SIZE, ServerConfig, create_app, listening_sockets
 
 TOY = "highcard"
 
@@ -86,7 +86,8 @@ def make_config(db: str, **overrides: object) -> ServerConfig:
 
 
 class ThreadServer:
-    """The app under uvicorn in a background thread (its own event loop), on a loopback port."""
+    """The app under uvicorn in a background thread (its own event loop), on a loopback port (and
+    the metrics' own port, if the config has one, as `bodoge serve` listens)."""
 
     def __init__(self, config: ServerConfig, port: int | None = None) -> None:
         self.port = port or free_port()
@@ -103,7 +104,8 @@ class ThreadServer:
                 lifespan="on",
             )
         )
-        self.thread = threading.Thread(target=self.server.run, daemon=True)
+        sockets = listening_sockets(self.server.config, config) if config.metrics_port else None
+        self.thread = threading.Thread(target=self.server.run, args=(sockets,), daemon=True)
 
     def __enter__(self) -> ThreadServer:
         self.thread.start()

@@ -10,12 +10,17 @@ from __future__ import annotations
 
 import gc
 import logging
+import socket
 import threading
 import time
+from typing import TYPE_CHECKING, Any
 
 from bodoge.server.app import PROTOCOL, WS_MAX_SIZE, ServerConfig, create_app
 
-__all__ = ["PROTOCOL", "ServerConfig", "create_app", "serve"]
+if TYPE_CHECKING:
+    import uvicorn
+
+__all__ = ["PROTOCOL", "ServerConfig", "create_app", "listening_sockets", "serve"]
 
 
 class QuietWebsockets(logging.Filter):
@@ -66,8 +71,7 @@ def serve(host: str, port: int, config: ServerConfig, log_level: str = "info") -
     )
     app = create_app(config)  # every game, agent and library imported
     collect_garbage_in_full_rarely()
-    uvicorn.run(
-        app,
+    settings: dict[str, Any] = dict(
         host=host,
         port=port,
         ws_max_size=WS_MAX_SIZE,
@@ -81,3 +85,25 @@ def serve(host: str, port: int, config: ServerConfig, log_level: str = "info") -
         forwarded_allow_ips=config.forwarded_allow_ips,
         access_log=False,  # one line per request is noise on a busy server
     )
+    if config.metrics_port is None:
+        uvicorn.run(app, **settings)
+        return
+    server = uvicorn.Server(uvicorn.Config(app, **settings))
+    server.run(sockets=listening_sockets(server.config, config))
+    if not server.started:
+        raise SystemExit(3)  # as uvicorn.run does: the app did not start (its log says why)
+
+
+def listening_sockets(main: uvicorn.Config, config: ServerConfig) -> list[socket.socket]:
+    """The app's listening socket, and the metrics' own (`config.metrics_port`), bound as uvicorn
+    binds one; the app tells them apart by the port a request came in on (MetricsListener)."""
+    import uvicorn
+
+    sockets = [main.bind_socket()]
+    if config.metrics_port is not None:
+        # (log_config None: the main Config has set uvicorn's logging up; this one leaves it be)
+        metrics = uvicorn.Config(
+            main.app, host=config.metrics_host, port=config.metrics_port, log_config=None
+        )
+        sockets.append(metrics.bind_socket())
+    return sockets

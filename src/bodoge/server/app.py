@@ -10,17 +10,18 @@ import contextlib
 import importlib
 import logging
 import os
+import time
 from collections.abc import AsyncIterator
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
 from fastapi import FastAPI, HTTPException, Request, WebSocket, WebSocketDisconnect
 from fastapi.exceptions import RequestValidationError
 from fastapi.middleware.gzip import GZipMiddleware
 from fastapi.responses import FileResponse, JSONResponse
 from fastapi.staticfiles import StaticFiles
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, ValidationError
 from starlette.websockets import WebSocketState
 
 from bodoge import agents
@@ -41,7 +42,9 @@ from bodoge.server.guard import (
     TooMany,
     origin_allowed,
     parse_json,
+    quiet_bad_frames,
 )
+from bodoge.server.metrics import Metrics, MetricsListener, ServerErrors
 from bodoge.server.replays import replay_answer
 from bodoge.server.storage import Storage
 from bodoge.server.tables import (
@@ -78,6 +81,9 @@ class ServerConfig:
     preload: list[str] = field(default_factory=list)  # modules to import first (out-of-tree games/agents)
     limits: Limits = field(default_factory=Limits)
     forwarded_allow_ips: str = "127.0.0.1"  # proxies whose X-Forwarded-For is believed (uvicorn)
+    # GET /metrics (Prometheus) on a listener of its own, at this address and port; None: no metrics.
+    metrics_port: int | None = None
+    metrics_host: str = "127.0.0.1"
 
 
 class SeatIn(BaseModel):
@@ -86,14 +92,28 @@ class SeatIn(BaseModel):
     spec: str | None = Field(default=None, max_length=200)
 
 
+def _whole_seconds(value: Any) -> Any:
+    """A whole number of seconds written as a decimal (60.0, as JavaScript and many JSON writers
+    give it) is that integer; any other number with a fraction is refused (the strict model then
+    refuses text, booleans and the rest)."""
+    if isinstance(value, float):
+        if not value.is_integer():
+            raise ValueError(f"seconds are an integer, such as 60, not {value!r}")
+        return int(value)
+    return value
+
+
+Seconds = Annotated[int, BeforeValidator(_whole_seconds)]
+
+
 class ClockIn(BaseModel):
     """A turn clock: seconds for each decision, and a reserve that the decisions' overtime comes
     out of; when both are spent, a stand-in bot plays for the person until they are back."""
 
     model_config = ConfigDict(strict=True, extra="forbid")
 
-    turn_seconds: int = Field(ge=1, le=3600)
-    reserve_seconds: int = Field(default=0, ge=0, le=86400)
+    turn_seconds: Seconds = Field(ge=1, le=3600)
+    reserve_seconds: Seconds = Field(default=0, ge=0, le=86400)
 
 
 class CreateTableIn(BaseModel):
@@ -158,7 +178,7 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
         cluster = Cluster() if storage.is_sqlite else PgCluster(storage.url)
         manager = TableManager(
             storage,
-            BotPool(config.bot_workers, config.bot_budget, config.preload),
+            BotPool(config.bot_workers, config.bot_budget, config.preload, on_move=metrics.bot_move),
             config.bot_delay,
             idle_timeout=config.limits.idle_timeout,
             work_timeout=config.limits.work_timeout,
@@ -167,6 +187,7 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
             cluster=cluster,
         )
         app.state.manager = manager
+        metrics.start(manager)
         await manager.start()
         sweeper = asyncio.create_task(_sweep_limits(guard))
         try:
@@ -174,16 +195,22 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
         finally:
             sweeper.cancel()
             await manager.close()
+            metrics.stop()
 
     app = FastAPI(title="bodoge", lifespan=lifespan, docs_url="/api/docs", redoc_url=None)
+    quiet_bad_frames()
     app.state.config = config
     guard = AddressLimits(config.limits)
+    metrics = app.state.metrics = Metrics(guard)
     # Each middleware added wraps the ones before it: the security headers go on every answer, a 413
-    # too, and AbortHandle, outermost, sees the server's own `send`.
-    app.add_middleware(BodyLimit, limit=config.limits.max_body)
+    # too; AbortHandle sees the server's own `send`, and MetricsListener, outermost, answers the
+    # metrics port before anything else runs.
+    app.add_middleware(BodyLimit, limit=config.limits.max_body, refused=guard.refused)
     app.add_middleware(GZipMiddleware, minimum_size=1024)  # the pages' scripts, lists, replays
+    app.add_middleware(ServerErrors, metrics=metrics)
     app.add_middleware(SecurityHeaders, docs_path="/api/docs")
     app.add_middleware(AbortHandle)
+    app.add_middleware(MetricsListener, metrics=metrics, port=config.metrics_port)
 
     def manager_of(request: Request | WebSocket) -> TableManager:
         manager: TableManager = request.app.state.manager
@@ -249,12 +276,7 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
         address = client_address(request)
         try:
             guard.hit_create(address)
-            if manager.open_tables_of(address) >= config.limits.open_tables:
-                raise TooMany(
-                    f"at most {config.limits.open_tables} tables in play made from one address; "
-                    "finish one, or wait for idle ones to expire",
-                    60,
-                )
+            guard.check_open_tables(manager.open_tables_of(address))
         except TooMany as exc:
             raise HTTPException(429, exc.message, headers={"Retry-After": str(exc.retry_after)}) from None
         # JSON only: a form or text/plain body is a "simple" cross-site request that a page of another
@@ -363,7 +385,9 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
             await websocket.close(1008)
             return
         try:
-            await play_socket(manager_of(websocket), websocket, table_id, guard, config.limits, address)
+            await play_socket(
+                manager_of(websocket), websocket, table_id, guard, config.limits, address, metrics
+            )
         finally:
             guard.close_socket(address)
 
@@ -417,6 +441,7 @@ async def play_socket(
     guard: AddressLimits,
     limits: Limits,
     address: str,
+    metrics: Metrics,
 ) -> None:
     await websocket.accept()
     try:
@@ -470,11 +495,18 @@ async def play_socket(
     if rematch is not None:
         conn.push("rematch", rematch)
     sender = asyncio.create_task(_send_loop(websocket, conn, runtime))
+    too_fast = False
     try:
         while not conn.closed:
             text = await _receive_text(websocket)
+            received = time.perf_counter()
+            if conn.closed:
+                # Closed while it waited for this message: replaced by a newer connection of its seat
+                # (a seat is played from one place at a time). What it sends now is not played.
+                break
             if not guard.hit_message(conn.id):
                 conn.close(1008, f"more than {guard.config.message_rate} messages")
+                too_fast = True
                 break
             message, problem = _parse(text)
             if message is None:
@@ -484,7 +516,8 @@ async def play_socket(
             if kind == "ping":
                 conn.push("pong", dumps({"type": "pong", "seq": runtime.seq}))
             elif kind == "action":
-                await _action(runtime, conn, message)
+                if await _action(runtime, conn, message):
+                    metrics.action_seconds.observe(time.perf_counter() - received)
             elif kind in SEAT_MESSAGES:
                 await _seat_message(runtime, conn, message, guard, limits, address)
             elif kind == "sync":
@@ -502,10 +535,17 @@ async def play_socket(
     except WebSocketDisconnect:
         pass
     finally:
+        closed_here = conn.closed  # by the server (replaced, or 1008), not by the client's going
+        if conn.close_code == 1008 and not too_fast:
+            guard.refused["unread"] += 1  # (a flood is counted by hit_message)
         runtime.detach(conn)
         # A client closed for its behaviour may be blocked sending to us while we stop reading:
         # keep reading (and dropping) what it sends until it has taken the close, so that it can.
         drain = asyncio.create_task(_discard_input(websocket)) if conn.close_code == 1008 else None
+        if closed_here and conn.close_code != 1008:
+            # Replaced: the sender sends what is queued (the `replaced` message), then the close.
+            with contextlib.suppress(BaseException):
+                await asyncio.wait_for(sender, CLOSE_TIMEOUT)
         sender.cancel()
         with contextlib.suppress(BaseException):
             await sender
@@ -514,22 +554,26 @@ async def play_socket(
             await drain
 
 
-async def _action(runtime: TableRuntime, conn: Connection, message: dict[str, Any]) -> None:
+async def _action(runtime: TableRuntime, conn: Connection, message: dict[str, Any]) -> bool:
+    """Take the message's action; True once it is committed and everyone's view queued, False if
+    it was refused (and answered with an error)."""
     action = message.get("action")
     seq = message.get("seq")
     if conn.seat is None:
         conn.push("error", _error("spectator", "spectators take no actions", action=_echo(action)))
-        return
+        return False
     if seq is not None and (isinstance(seq, bool) or not isinstance(seq, int)):
         conn.push("error", _error("malformed", '"seq" is the move number of the view acted on'))
-        return
+        return False
     if isinstance(action, bool) or not isinstance(action, int):
         conn.push("error", _error("malformed", '"action" is an integer action id', action=_echo(action)))
-        return
+        return False
     try:
         await runtime.submit(conn.seat, action, seq)
     except ActionError as exc:
         conn.push("error", _error(exc.code, exc.message, action=_echo(action)))
+        return False
+    return True
 
 
 SEAT_MESSAGES = ("back", "chat", "rematch", "name")
@@ -563,16 +607,14 @@ async def _seat_message(
                 raise ActionError("chat_rate", f"at most {limits.chat_rate} chat lines; wait a little")
             await runtime.say(seat, text)
         elif kind == "rematch":
+            if runtime.row.status == "playing":  # refused before anything is counted
+                raise ActionError("running", "a rematch is offered once the game is over")
             if not runtime.row.settings.get("next_table"):  # a new table: the creation limits
                 try:
                     guard.hit_create(address)
+                    guard.check_open_tables(runtime.manager.open_tables_of(address))
                 except TooMany as exc:
                     raise ActionError("too_many_tables", exc.message) from None
-                if runtime.manager.open_tables_of(address) >= limits.open_tables:
-                    raise ActionError(
-                        "too_many_tables",
-                        f"at most {limits.open_tables} tables in play made from one address",
-                    )
             following = await runtime.rematch(address)
             log.info("table %s: played again at %s", runtime.id, following)
     except ActionError as exc:

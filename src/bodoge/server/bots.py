@@ -21,7 +21,7 @@ import secrets
 import signal
 import threading
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -89,10 +89,34 @@ class _Worker:
             self.process.join(timeout=5)
 
 
-class BotPool:
-    """A fixed number of worker processes (spawned: nothing of the server's memory is shared)."""
+# Why a move fell back to a random legal action, by the start of `act`'s reason (the metrics' label).
+FALLBACK_KINDS = (
+    ("no bot worker was free", "no_worker"),
+    ("no answer within", "timeout"),
+    ("the bot worker failed", "worker_died"),
+    ("the bot failed", "bot_error"),
+    ("the bot chose", "illegal"),
+)
 
-    def __init__(self, workers: int, budget: float, preload: Sequence[str] = ()) -> None:
+
+def fallback_kind(reason: str) -> str:
+    return next((kind for start, kind in FALLBACK_KINDS if reason.startswith(start)), "bot_error")
+
+
+class BotPool:
+    """A fixed number of worker processes (spawned: nothing of the server's memory is shared).
+
+    `on_move(seconds, fallback)`, if given, hears of every move asked: how long it took, and why it
+    fell back to a random action (a FALLBACK_KINDS kind) or None."""
+
+    def __init__(
+        self,
+        workers: int,
+        budget: float,
+        preload: Sequence[str] = (),
+        on_move: Callable[[float, str | None], None] | None = None,
+    ) -> None:
+        self.on_move = on_move
         self.size = max(1, workers)
         self.budget = budget
         self.preload = list(preload)
@@ -173,7 +197,8 @@ class BotPool:
         if not legal:
             raise ValueError("the view asks this seat for no decision")
         task = (game, players, options, spec, view)
-        deadline = time.monotonic() + self.budget
+        asked = time.monotonic()
+        deadline = asked + self.budget
         no_worker = f"no bot worker was free within the time budget of {self.budget:g} s"
         reason: str | None = no_worker
         for _attempt in range(2):  # a failed move is tried once more, on the next free worker
@@ -195,10 +220,14 @@ class BotPool:
                 self._replace()
             self.moves += 1
             if reason is None:
+                if self.on_move is not None:
+                    self.on_move(time.monotonic() - asked, None)
                 return BotMove(action, None)
             if reason.startswith("no answer"):
                 break  # the budget is spent
         self.fallbacks += 1
+        if self.on_move is not None:
+            self.on_move(time.monotonic() - asked, fallback_kind(reason or no_worker))
         log.warning("bot %s: %s; playing a random legal action", spec, reason)
         return BotMove(random.SystemRandom().choice(legal), reason)
 

@@ -15,6 +15,7 @@ Every limit here is a `Limits` field, set on `bodoge serve` and listed in docs/p
 from __future__ import annotations
 
 import json
+import logging
 import math
 import threading
 import time
@@ -145,6 +146,81 @@ def check_text(text: str, where: str) -> None:
         raise BadInput(str(exc)) from None
 
 
+# Unicode's Default_Ignorable_Code_Point property (DerivedCoreProperties.txt; the same 4,174 code
+# points from Unicode 14.0 to 16.0), as inclusive ranges: code points that a renderer shows as
+# nothing at all where it does not support them (joiners, variation selectors, fillers, tags, bidi
+# and other format controls, and the code points reserved for more of them). Names are compared
+# without them.
+DEFAULT_IGNORABLE: tuple[tuple[int, int], ...] = (
+    (0x00AD, 0x00AD),  # soft hyphen
+    (0x034F, 0x034F),  # combining grapheme joiner
+    (0x061C, 0x061C),  # Arabic letter mark
+    (0x115F, 0x1160),  # Hangul choseong and jungseong fillers
+    (0x17B4, 0x17B5),  # Khmer inherent vowels
+    (0x180B, 0x180F),  # Mongolian free variation selectors, vowel separator
+    (0x200B, 0x200F),  # zero width space, (non-)joiner, left-to-right and right-to-left marks
+    (0x202A, 0x202E),  # bidi embeddings and overrides
+    (0x2060, 0x206F),  # word joiner, invisible operators, bidi isolates, deprecated format controls
+    (0x3164, 0x3164),  # Hangul filler
+    (0xFE00, 0xFE0F),  # variation selectors 1 to 16
+    (0xFEFF, 0xFEFF),  # zero width no-break space (byte order mark)
+    (0xFFA0, 0xFFA0),  # halfwidth Hangul filler
+    (0xFFF0, 0xFFF8),  # reserved
+    (0x1BCA0, 0x1BCA3),  # shorthand format controls
+    (0x1D173, 0x1D17A),  # musical symbol format controls
+    (0xE0000, 0xE0FFF),  # tags, variation selectors 17 to 256, and the rest of the plane's block
+)
+_IGNORED = dict.fromkeys(cp for lo, hi in DEFAULT_IGNORABLE for cp in range(lo, hi + 1))
+
+
+def without_ignorables(text: str) -> str:
+    """`text` without its default-ignorable code points (DEFAULT_IGNORABLE)."""
+    return text.translate(_IGNORED)
+
+
+BAD_UTF8_LOG_INTERVAL = 60.0  # seconds: at most one log line this often for text frames not UTF-8
+
+
+class BadUtf8Log(logging.Filter):
+    """uvicorn closes a websocket whose text frame is not UTF-8 with 1007, as RFC 6455 requires, and
+    logs each one as an error with a traceback: a client could fill the log with them. On uvicorn's
+    logger, this filter turns them into one warning line at most every BAD_UTF8_LOG_INTERVAL
+    seconds, which says how many there were (`count` keeps the total, for the metrics)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.count = 0
+        self._unsaid = 0
+        self._said_at = -math.inf
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        if not (isinstance(record.msg, str) and record.msg.startswith("Invalid UTF-8")):
+            return True
+        self.count += 1
+        self._unsaid += 1
+        now = time.monotonic()
+        if now - self._said_at < BAD_UTF8_LOG_INTERVAL:
+            return False
+        record.msg = (
+            "closed %d websocket(s) with 1007: a text frame that is not UTF-8 (said at most every %g s)"
+        )
+        record.args = (self._unsaid, BAD_UTF8_LOG_INTERVAL)
+        record.exc_info = record.exc_text = record.stack_info = None
+        record.levelno, record.levelname = logging.WARNING, logging.getLevelName(logging.WARNING)
+        self._unsaid, self._said_at = 0, now
+        return True
+
+
+BAD_UTF8 = BadUtf8Log()  # one per process: uvicorn's logger is
+
+
+def quiet_bad_frames() -> None:
+    """Put BAD_UTF8 on uvicorn's error logger (once)."""
+    uvicorn_log = logging.getLogger("uvicorn.error")
+    if BAD_UTF8 not in uvicorn_log.filters:
+        uvicorn_log.addFilter(BAD_UTF8)
+
+
 # -- HTTP -----------------------------------------------------------------------------------------
 
 
@@ -164,13 +240,15 @@ async def _answer(send: Send, status: int, detail: str) -> None:
 
 
 class BodyLimit:
-    """413 for a request body over `limit` bytes, by its Content-Length or as it streams in.
+    """413 for a request body over `limit` bytes, by its Content-Length or as it streams in (each
+    counted in `refused`, as "max_body").
 
     The body is read here (at most `limit` bytes are ever held) and handed on to the app."""
 
-    def __init__(self, app: ASGIApp, limit: int) -> None:
+    def __init__(self, app: ASGIApp, limit: int, refused: Counter[str] | None = None) -> None:
         self.app = app
         self.limit = limit
+        self.refused: Counter[str] = Counter() if refused is None else refused
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
@@ -179,6 +257,7 @@ class BodyLimit:
         too_large = f"a request body is at most {self.limit} bytes"
         for name, value in scope.get("headers", ()):
             if name == b"content-length" and (not value.isdigit() or int(value) > self.limit):
+                self.refused["max_body"] += 1
                 await _answer(send, 413, too_large)
                 return
         held: list[Message] = []
@@ -190,6 +269,7 @@ class BodyLimit:
                 break
             size += len(message.get("body", b""))
             if size > self.limit:
+                self.refused["max_body"] += 1
                 await _answer(send, 413, too_large)
                 return
             if not message.get("more_body", False):
@@ -305,7 +385,8 @@ SWEEP_INTERVAL = 1.0  # seconds between two sweeps of the limits' expired entrie
 
 class AddressLimits:
     """Per client address: creations in a moving window, open websockets; and per connection, the
-    rate of its messages. In memory: a restart forgets them (nothing of a game depends on them)."""
+    rate of its messages. In memory: a restart forgets them (nothing of a game depends on them).
+    `refused` counts what each limit refused, by its flag's name (for the metrics)."""
 
     def __init__(self, config: Limits) -> None:
         self.config = config
@@ -315,27 +396,46 @@ class AddressLimits:
         self._message = limits.parse(config.message_rate)
         self._chat = limits.parse(config.chat_rate)
         self.sockets: Counter[str] = Counter()
+        self.refused: Counter[str] = Counter()
 
     def hit_create(self, address: str) -> None:
         """Count one table creation from `address`; TooMany past the rate."""
         if not self._limiter.hit(self._create, "create", address):
+            self.refused["create_rate"] += 1
             reset = self._limiter.get_window_stats(self._create, "create", address).reset_time
             raise TooMany(
                 f"at most {self.config.create_rate} new tables from one address; try again later",
                 max(1, math.ceil(reset - time.time())),
             )
 
+    def check_open_tables(self, open_now: int) -> None:
+        """TooMany if an address that has `open_now` tables in play may make no more."""
+        if open_now >= self.config.open_tables:
+            self.refused["open_tables"] += 1
+            raise TooMany(
+                f"at most {self.config.open_tables} tables in play made from one address; "
+                "finish one, or wait for idle ones to expire",
+                60,
+            )
+
     def hit_message(self, connection_id: str) -> bool:
         """Count one websocket message; False once the connection sends faster than its rate."""
-        return self._limiter.hit(self._message, "message", connection_id)
+        if self._limiter.hit(self._message, "message", connection_id):
+            return True
+        self.refused["message_rate"] += 1
+        return False
 
     def hit_chat(self, connection_id: str) -> bool:
         """Count one chat line; False past the chat rate (the line is refused, the connection kept)."""
-        return self._limiter.hit(self._chat, "chat", connection_id)
+        if self._limiter.hit(self._chat, "chat", connection_id):
+            return True
+        self.refused["chat_rate"] += 1
+        return False
 
     def open_socket(self, address: str) -> bool:
         """Count a websocket opening; False (and not counted) past the per-address limit."""
         if self.sockets[address] >= self.config.ws_per_address:
+            self.refused["ws_per_address"] += 1
             return False
         self.sockets[address] += 1
         return True

@@ -439,6 +439,7 @@ class Writer:
 
     def __init__(self, storage: Storage) -> None:
         self.storage = storage
+        self.appended = 0  # actions committed (the metrics read it; only this thread writes it)
         self._queue: queue.Queue[Any] = queue.Queue()
         self._thread = threading.Thread(target=self._run, name="bodoge-writer", daemon=True)
         self._thread.start()
@@ -499,7 +500,9 @@ class Writer:
                 outcomes.append((job, _outcome(lambda call: call[0](*call[1]), job[1])))
         appends = [job for job in jobs if job[0] == "append"]
         if appends:
-            outcomes += self._all_or_each(appends, self.storage.append_actions)
+            logged = self._all_or_each(appends, self.storage.append_actions)
+            self.appended += sum(1 for _job, failure in logged if failure is None)
+            outcomes += logged
         _resolve(outcomes)
 
     @staticmethod

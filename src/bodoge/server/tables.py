@@ -36,6 +36,7 @@ from bodoge.core.registry import game_class, make
 from bodoge.errors import BodogeError
 from bodoge.server.bots import BotPool
 from bodoge.server.cluster import HERE_EXPIRES, HERE_INTERVAL, Cluster, NoOwner
+from bodoge.server.guard import without_ignorables
 from bodoge.server.replays import Replays
 from bodoge.server.storage import Append, ChatLine, Storage, TableRow, Writer
 
@@ -1465,8 +1466,11 @@ def plain_line(text: str) -> bool:
 
 
 def name_key(name: str) -> str:
-    """Names that read the same are the same name ("Aki", "ａｋｉ ")."""
-    return unicodedata.normalize("NFKC", name).casefold().strip()
+    """Names that read the same are the same name ("Aki", "ａｋｉ ", "Aki" with a zero-width joiner):
+    Unicode's caseless match of identifiers, NFKC_Casefold, which also drops the default-ignorable
+    code points (those that show nothing)."""
+    folded = unicodedata.normalize("NFKC", without_ignorables(unicodedata.normalize("NFD", name))).casefold()
+    return unicodedata.normalize("NFKC", without_ignorables(folded)).strip()
 
 
 def clean_name(name: Any, where: str = "a name") -> str:
@@ -1479,6 +1483,8 @@ def clean_name(name: Any, where: str = "a name") -> str:
         # Control and format characters (line breaks, right-to-left overrides) would let a name
         # pass for another or rearrange the text around it wherever it is shown.
         raise ValueError(f"{where} has no control or formatting characters")
+    if name.strip() and not name_key(name):
+        raise ValueError(f"{where} shows nothing: it is made of invisible characters only")
     return name.strip()
 
 
