@@ -56,7 +56,9 @@ class TinyState(State):
         self.played = []
         self.leader = (self.round - 1) % n
         self.current_player = self.leader
-        self.events.append(("deal", self.round, tuple(tuple(h) for h in self.hands)))
+        self.events.append(("round_start", self.round, self.leader))
+        for p in range(n):
+            self.events.append(("deal", p, tuple(self.hands[p])))
 
     def _legal_actions(self) -> list[int]:
         return [c - 1 for c in self.hands[self.current_player]]  # type: ignore[index]
@@ -85,9 +87,10 @@ class TinyState(State):
         won = [p for p in range(n) if self.tricks[p] == best]
         for p in won:
             self.points[p] += 1
-        self.events.append(("round", self.round, tuple(won)))
+        self.events.append(("round_end", self.round, tuple(won)))
         if self.round >= self.game.options["rounds"]:
             self.current_player = None
+            self.events.append(("game_end", tuple(self.winners()), tuple(self.points)))
         else:
             self._deal()
 
@@ -108,16 +111,24 @@ class TinyState(State):
         return v
 
     def _event_view(self, event: tuple[Any, ...], seat: int | None) -> dict[str, Any] | None:
-        if event[0] == "deal":
-            seen = {"type": "deal", "round": event[1]}
-            if seat is not None:
-                seen["hand"] = list(event[2][seat])
-            return seen
-        if event[0] == "play":
+        # keyed in the one event vocabulary (docs/protocol.md): a hidden hand is None, never missing
+        kind = event[0]
+        if kind == "round_start":
+            return {"type": "round_start", "round": event[1], "start_player": event[2]}
+        if kind == "deal":
+            return {"type": "deal", "seat": event[1], "cards": list(event[2]) if seat == event[1] else None}
+        if kind == "play":
             return {"type": "play", "seat": event[1], "card": event[2]}
-        if event[0] == "trick":
+        if kind == "trick":
             return {"type": "trick", "winner": event[1]}
-        return {"type": "round", "round": event[1], "winners": list(event[2])}
+        if kind == "round_end":
+            return {"type": "round_end", "round": event[1], "winners": list(event[2])}
+        return {
+            "type": "game_end",
+            "winners": list(event[1]),
+            "reason": "rounds_played",
+            "points": list(event[2]),
+        }
 
     def scores(self) -> list[int]:
         return list(self.points)
@@ -187,22 +198,26 @@ class TinyGame(Game):
                 unknown = unknown[size:]
         state.unseen = sorted(unknown)
         # the log is the observer's: rebuild events that view back exactly as the observer saw them
-        state.events = _events_from_log(view["log"], seat, state.hands, n)
+        state.events = _events_from_log(view["log"])
         return state
 
 
-def _events_from_log(log: list[dict[str, Any]], seat: int, hands: list[list[int]], n: int) -> list[Any]:
+def _events_from_log(log: list[dict[str, Any]]) -> list[Any]:
     events: list[Any] = []
     for e in log:
-        if e["type"] == "deal":
-            dealt = [tuple(e["hand"]) if p == seat else () for p in range(n)]
-            events.append(("deal", e["round"], tuple(dealt)))
-        elif e["type"] == "play":
+        kind = e["type"]
+        if kind == "round_start":
+            events.append(("round_start", e["round"], e["start_player"]))
+        elif kind == "deal":  # only the observer's own deal shows its cards
+            events.append(("deal", e["seat"], tuple(e["cards"] or ())))
+        elif kind == "play":
             events.append(("play", e["seat"], e["card"]))
-        elif e["type"] == "trick":
+        elif kind == "trick":
             events.append(("trick", e["winner"]))
+        elif kind == "round_end":
+            events.append(("round_end", e["round"], tuple(e["winners"])))
         else:
-            events.append(("round", e["round"], tuple(e["winners"])))
+            events.append(("game_end", tuple(e["winners"]), tuple(e["points"])))
     return events
 
 

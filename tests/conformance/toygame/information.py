@@ -24,6 +24,7 @@ def event_view(state: ThreeTricksState, event: tuple[Any, ...], seat: int | None
         return {"type": "deal", "seat": p, "cards": list(hand) if seat == p else None}
     if kind == "play":
         return {"type": "play", "seat": event[1], "card": event[2]}
-    if kind == "trick":
-        return {"type": "trick", "seat": event[1]}
-    return {"type": "end", "winners": list(event[1])}
+    if kind == "trick":  # `winner`, not `seat`: nobody acts, the highest card takes it
+        return {"type": "trick", "winner": event[1]}
+    _, winners, won = event  # the last entry of every log (docs/protocol.md, "Events: one vocabulary")
+    return {"type": "game_end", "winners": list(winners), "reason": "hands_played", "won": list(won)}

@@ -72,7 +72,7 @@ class ThreeTricksState(State):
         self.leader = winner
         self.current_player = winner if self.hands[winner] else None
         if self.current_player is None:
-            self.events.append(("end", tuple(self.winners())))
+            self.events.append(("end", tuple(self.winners()), tuple(self.won)))
 
     def action_text(self, action: int) -> str:
         return f"play {action + 1}"

@@ -17,8 +17,11 @@ def event_text(game: ThreeTricks, seen: Mapping[str, Any], lang: str) -> str:
         if seen["cards"] is None:
             return TEXTS.say(lang, "event.deal_hidden", seat=seen["seat"])
         return TEXTS.say(lang, "event.deal", seat=seen["seat"], cards=" ".join(map(str, seen["cards"])))
-    if kind == "end":
-        return TEXTS.say(lang, "event.end", winners=", ".join(f"P{p}" for p in seen["winners"]))
+    if kind == "game_end":
+        reason = TEXTS.say(lang, f"end_reason.{seen['reason']}")
+        return TEXTS.say(
+            lang, "event.game_end", reason=reason, winners=", ".join(f"P{p}" for p in seen["winners"])
+        )
     return TEXTS.say(lang, f"event.{kind}", **seen)
 
 

@@ -318,8 +318,10 @@ def test_tt_e12_reaching_the_target_together() -> None:
     assert state.view(None)["log"][-1] == {
         "type": "game_end",
         "winners": [0, 1],
-        "text": "Game over: P0, P1 win.",
-        "text_ja": "ゲーム終了:P0、P1の勝ちです。",
+        "reason": "target_reached",
+        "victory_tokens": [2, 2, 1],
+        "text": "Game over (2 victory tokens reached): P0, P1 win. Victory tokens: P0 2, P1 2, P2 1.",
+        "text_ja": "ゲーム終了(勝利点トークン2個に到達):P0、P1の勝ちです。勝利点トークン P0 2、P1 2、P2 1。",
     }
 
 
@@ -343,7 +345,7 @@ def test_tt_e13_icons_and_knowledge() -> None:
 def check_e13_turn_2(state: TottarotState, turn_bids: list[int], others: list[int]) -> None:
     assert [row(state, p) for p in range(3)] == [[("LOVERS", 1)], [("MOON", -1)], [("SUN", 3)]]
     assert state.turn == 2 and state.phase == PH_SHARE and state.current_player == 0
-    assert [(x["player"], x["icon"]) for x in state.view(None)["pending_icons"]] == [
+    assert [(x["seat"], x["icon"]) for x in state.view(None)["pending_icons"]] == [
         (0, "SHARE"),
         (1, "PEEK"),
         (2, "EXPOSE"),

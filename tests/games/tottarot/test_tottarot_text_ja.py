@@ -33,11 +33,14 @@ def test_exact_lines() -> None:
     assert event_text_ja({"type": "round_start", "round": 1, "start_player": 0}) == (
         "ラウンド1開始。スタートプレイヤーはP0です。"
     )
-    assert event_text_ja({"type": "declaration", "round": 1, "turn": 2, "card": "WHEEL"}) == (
-        "ターン2:運命の宣告。全員が山札から1枚引きました。あなたが引いたのは運命の輪です。"
+    assert event_text_ja({"type": "turn_start", "round": 1, "turn": 2, "order": [1, 2, 0]}) == (
+        "ターン2:運命の宣告。P1、P2、P0の順に山札から1枚ずつ引きます。"
     )
-    assert event_text_ja({"type": "declaration", "round": 1, "turn": 2, "card": None}) == (
-        "ターン2:運命の宣告。全員が山札から1枚引きました。"
+    assert event_text_ja({"type": "draw", "round": 1, "turn": 2, "seat": 1, "card": "WHEEL"}) == (
+        "P1が山札から1枚引きました:運命の輪。"
+    )
+    assert event_text_ja({"type": "draw", "round": 1, "turn": 2, "seat": 2, "card": None}) == (
+        "P2が山札から1枚引きました。"
     )
     assert event_text_ja({"type": "reveal", "bids": [1, 0, 3], "actors": [2]}) == (
         "意志の表明を公開:P0 1、P1 0、P2 3。運命の奪取を行うのはP2。"
@@ -75,7 +78,10 @@ def test_exact_lines() -> None:
         "ラウンド2終了:列の合計 P0 3、P1 -5、P2 3;未使用の意志トークンの合計 P0 1、P1 2、P2 1。"
         "勝利点トークンを得たのはP0、P2。勝利点トークン P0 1、P1 0、P2 2。"
     )
-    assert event_text_ja({"type": "game_end", "winners": [2]}) == "ゲーム終了:P2の勝ちです。"
+    end = {"type": "game_end", "winners": [2], "reason": "target_reached", "victory_tokens": [0, 1, 2]}
+    assert event_text_ja(end) == (
+        "ゲーム終了(勝利点トークン2個に到達):P2の勝ちです。勝利点トークン P0 0、P1 1、P2 2。"
+    )
 
 
 def test_custom_deck_names() -> None:
@@ -84,10 +90,12 @@ def test_custom_deck_names() -> None:
         {"code": "B", "points": -2, "copies": 6},
     ]
     state = make(2, stacked=["A", "B"], deck=deck)
-    own = state.view(0)["log"][-1]
-    assert own["type"] == "declaration" and own["text_ja"].endswith("あなたが引いたのは星です。")
+    # each seat draws in turn (P0 then P1), and sees its own card only, by its Japanese name
+    p0, p1 = state.view(0)["log"][-2:]
+    assert p0["type"] == "draw" and p0["seat"] == 0 and p0["text_ja"].endswith(":星。")
+    assert p1["card"] is None and "B" not in p1["text_ja"]
     # name_ja defaults to the code
-    assert state.view(1)["log"][-1]["text_ja"].endswith("あなたが引いたのはBです。")
+    assert state.view(1)["log"][-1]["text_ja"].endswith(":B。")
 
 
 def test_decision_ja() -> None:
@@ -119,7 +127,7 @@ def test_every_event_has_japanese_and_hidden_cards_stay_hidden(players: int, see
     for q, log in logs.items():
         for i, e in enumerate(log):
             assert isinstance(e["text_ja"], str) and e["text_ja"], e
-            if e["type"] in ("declaration", "steal", "share", "peek") and e["card"] is None:
+            if e["type"] in ("draw", "steal", "share", "peek") and e["card"] is None:
                 # Not seen by this seat: no card is named in its line.
                 hidden += 1
                 for word in NAMES_JA + CODES:

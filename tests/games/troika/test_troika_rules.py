@@ -497,6 +497,18 @@ def test_game_ends_after_the_rounds_and_winners_follow_tr_6_6() -> None:
         assert s.winners() == game_winners(s.chips, list(ends[-1][7]))
         text = s.render(0)
         assert "game over" in text
+        # the log ends with the game's end: who won, why (TR-6.5) and the chips that decided it
+        for seat in (None, *range(players)):
+            last = dict(s.log(seat)[-1])
+            assert last.pop("text").startswith("Game over (3 rounds played): ")
+            assert last.pop("text_ja").startswith("ゲーム終了(3ラウンド終了)")
+            assert last == {
+                "type": "game_end",
+                "winners": s.winners(),
+                "reason": "rounds_played",
+                "chips": s.chips,
+                "placements": list(ends[-1][7]),
+            }
 
 
 def test_render_shows_own_hand_only() -> None:

@@ -84,6 +84,21 @@ def test_round_end_line() -> None:
     )
 
 
+def test_game_end_line() -> None:
+    e = {
+        "type": "game_end",
+        "winners": [2],
+        "reason": "rounds_played",
+        "chips": [1, 0, 4],
+        "placements": [2, 3, 1],
+    }
+    assert event_text_ja(e) == "ゲーム終了(3ラウンド終了):P2の勝ちです。チップ P0 1、P1 0、P2 4。"
+    shared = {**e, "winners": [0, 2], "chips": [4, 0, 4], "placements": [1, 3, 1]}
+    assert (
+        event_text_ja(shared) == "ゲーム終了(3ラウンド終了):P0、P2の勝ちです(同点)。チップ P0 4、P1 0、P2 4。"
+    )
+
+
 def test_decision_ja() -> None:
     s = bodoge.make("troika", players=3).new_state(seed=1)
     assert (

@@ -68,7 +68,7 @@ def view(state: TottarotState, seat: int | None) -> dict[str, Any]:
         "actors": list(state.actors) if revealed else [],
         "actor_index": state.qi if revealed else 0,
         "pending_icons": [
-            {"player": h, "icon": g.icon_codes[state.last_dec[h]]} for h in state.icon_queue[state.iq :]
+            {"seat": h, "icon": g.icon_codes[state.last_dec[h]]} for h in state.icon_queue[state.iq :]
         ]
         if in_icons
         else [],
@@ -92,13 +92,21 @@ def event_view(state: TottarotState, event: tuple[Any, ...], seat: int | None) -
             "gainers": list(gainers),
             "victory_tokens": list(tokens),
         }
-    if kind == "end":
-        return {"type": "game_end", "winners": list(event[1])}
+    if kind == "end":  # TT-6.3: the only way a game ends
+        return {
+            "type": "game_end",
+            "winners": list(event[1]),
+            "reason": "target_reached",
+            "victory_tokens": list(event[2]),
+        }
     out: dict[str, Any] = {"type": kind, "round": event[1], "turn": event[2]}
-    if kind == "draw":
-        out["type"] = "declaration"
-        out["order"] = list(g.orders[(event[1] - 1) % g.n])
-        out["card"] = None if seat is None else codes[event[3][seat]]
+    if kind == "turn":  # a turn begins with its declaration (TT-4.2): who draws, in which order
+        out["type"] = "turn_start"
+        out["order"] = list(event[3])
+    elif kind == "draw":  # TT-4.2: the drawer alone sees the card
+        p = event[3]
+        out["seat"] = p
+        out["card"] = codes[event[4]] if seat == p else None
     elif kind == "bid":
         p, v = event[3], event[4]
         out["seat"] = p

@@ -120,7 +120,7 @@ def encode(game: Tottarot, view: Mapping[str, Any], out: np.ndarray) -> None:
     width = _seat_width(game)
     start = view["start_player"]
     current = view["current_player"]
-    pending = {e["player"]: e["icon"] for e in view["pending_icons"]}
+    pending = {e["seat"]: e["icon"] for e in view["pending_icons"]}
     will_sum = max(1, w * (w - 1) // 2)
     for q in range(n):
         base = at + ((q - seat) % n) * width

@@ -28,11 +28,13 @@ def start_turn(state: TottarotState) -> None:
     declared = state.declared
     knows = state.knows
     order = g.orders[state.start]
+    r = state.round
+    ev = state.events.append
+    ev(("turn", r, t, order))  # the turn's declaration begins, drawn in this order
     for p in order:  # TT-4.2 declaration, TT-3.3 drawing order
-        declared[p] = pile.pop()
+        c = declared[p] = pile.pop()
         knows[p] = 1 << p
-    # One event for the whole declaration: each seat sees only its own card in it.
-    state.events.append(("draw", state.round, t, tuple(declared)))
+        ev(("draw", r, t, p, c))  # each seat sees only its own card
     state.bids = [-1] * g.n
     state.nbid = 0
     if t > 1:  # TT-4.3 icon step, TT-D14 (`next_icon[-1]` is False: no card decided)
@@ -135,7 +137,7 @@ def decide(state: TottarotState) -> None:
     else:  # TT-6.3: the game is over
         state.phase = PH_OVER
         state.current_player = None
-        state.events.append(("end", tuple(state.winners())))
+        state.events.append(("end", tuple(state.winners()), tuple(state.tokens)))
 
 
 def legal_actions(state: TottarotState) -> list[int]:

@@ -40,9 +40,9 @@ def sample_state(game: Tottarot, view: Mapping[str, Any], rng: random.Random) ->
             rounds[-1][1].append(faces)
         card = e.get("card")
         c = None if card is None else index[card]
-        if kind == "declaration":
+        if kind == "draw":  # the seat's own draw shows its card; the others' are hidden
             if c is not None:
-                faces[seat] = c
+                faces[e["seat"]] = c
         elif kind == "bid":
             if e["value"] is None:
                 hidden_bids.append((len(actions), e["seat"]))

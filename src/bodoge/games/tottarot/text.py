@@ -59,12 +59,14 @@ def event_text(game: Tottarot, seen: Mapping[str, Any], lang: str) -> str:
     fields: dict[str, Any] = dict(seen)
     if card is not None:
         fields["card"] = _card(game, lang, card)
-    if kind in ("declaration", "steal", "share", "peek") and card:
+    if kind in ("draw", "steal", "share", "peek") and card:
         key += "_seen"
     elif kind == "bid" and seen["value"] is None:
         key += "_hidden"
     elif kind == "invert" and not seen["inverted"]:
         key += "_back"
+    elif kind == "turn_start":
+        fields["order"] = _seats(lang, seen["order"])
     elif kind == "reveal":
         fields["bids"] = _seat_values(lang, seen["bids"])
         fields["actors"] = _seats(lang, seen["actors"])
@@ -78,6 +80,8 @@ def event_text(game: Tottarot, seen: Mapping[str, Any], lang: str) -> str:
         won = seen["winners"]
         key += "" if len(won) == 1 else "_shared" if won else "_none"
         fields["winners"] = _seats(lang, won)
+        fields["reason"] = TEXTS.say(lang, f"end_reason.{seen['reason']}", target=game.target)
+        fields["victory_tokens"] = _per_seat(lang, seen["victory_tokens"])
     return TEXTS.say(lang, key, **fields)
 
 

@@ -106,6 +106,14 @@ def event_view(state: TroikaState, event: tuple[Any, ...], seat: int | None) -> 
         return round_end_view(event, game)
     if kind == "round_start":
         return {"type": "round_start", "round": event[1], "start_player": event[2]}
+    if kind == "game_end":  # TR-6.5: the game ends only when its rounds are played
+        return {
+            "type": "game_end",
+            "winners": list(event[1]),
+            "reason": "rounds_played",
+            "chips": list(event[2]),
+            "placements": list(event[3]),
+        }
     if kind == "removed":
         return {"type": "removed", "count": event[1]}
     if kind == "troika":

@@ -199,5 +199,8 @@ def _round_over(state: TroikaState, reason: int) -> None:
     if end_round(state, reason):
         setup.new_round(state)
         start_turn(state)
-    else:
+    else:  # TR-6.5: the last round is played; TR-6.6 names the winners
         state.current_player = None
+        placements = state.last_placements
+        assert placements is not None
+        state.events.append(("game_end", tuple(state.winners()), tuple(state.chips), tuple(placements)))

@@ -566,6 +566,8 @@ def parse_event(d: Mapping[str, Any]) -> list[Any]:
         return [kind, d["count"]]
     if kind == "troika":
         return [kind, d["seat"], d["first"]]
+    if kind == "game_end":  # after the last round: nothing for a sample to rebuild
+        return [kind, tuple(d["winners"]), tuple(d["chips"]), tuple(d["placements"])]
     if kind == "round_end":
         ps = d["players"]
         return [

@@ -41,11 +41,27 @@ def _round_end(seen: Mapping[str, Any], lang: str) -> str:
     return "\n".join(lines)
 
 
+def _game_end(game: Troika, seen: Mapping[str, Any], lang: str) -> str:
+    won = seen["winners"]
+    sep = TEXTS.say(lang, "list.separator")
+    return TEXTS.say(
+        lang,
+        "event.game_end" if len(won) == 1 else "event.game_end_shared",  # TR-6.6: never nobody
+        reason=TEXTS.say(lang, f"end_reason.{seen['reason']}", rounds=game.rounds),
+        winners=sep.join(TEXTS.say(lang, "list.seat", seat=p) for p in won),
+        chips=sep.join(
+            TEXTS.say(lang, "list.seat_chips", seat=p, chips=c) for p, c in enumerate(seen["chips"])
+        ),
+    )
+
+
 def event_text(game: Troika, seen: Mapping[str, Any], lang: str) -> str:
     """One log event, as a seat saw it, in `lang` (hidden tiles stay hidden: `tile` is None then)."""
     kind = seen["type"]
     if kind == "round_end":
         return _round_end(seen, lang)
+    if kind == "game_end":
+        return _game_end(game, seen, lang)
     key = f"event.{kind}"
     if kind == "troika" and seen["first"]:
         key += "_first"

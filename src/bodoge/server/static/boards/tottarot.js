@@ -118,7 +118,7 @@ BOARDS.tottarot = {
     const noSteal = ctx.button(T("noSteal"), "steal none");
     if (noSteal) root.append(noSteal);
     if (v.pending_icons && v.pending_icons.length) {
-      root.append(el("div", { class: "binfo" }, `${T("pending")}: ${v.pending_icons.map((x) => (typeof x === "string" ? pick(this.ICONS[x] || x) : `${ctx.seatName(x.player)} ${pick(this.ICONS[x.icon] || x.icon)}`)).join(", ")}`));
+      root.append(el("div", { class: "binfo" }, `${T("pending")}: ${v.pending_icons.map((x) => (typeof x === "string" ? pick(this.ICONS[x] || x) : `${ctx.seatName(x.seat)} ${pick(this.ICONS[x.icon] || x.icon)}`)).join(", ")}`));
     }
     if (v.discard && v.discard.length) {
       root.append(section(T("discard"), el("div", { class: "rowcards" }, v.discard.map((c) => this.card(ctx, c, false, true)))));
