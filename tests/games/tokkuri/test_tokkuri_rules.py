@@ -874,7 +874,7 @@ def test_log_texts_of_gifts_draws_and_a_random_discard() -> None:
     s.apply("victim P1")
     assert texts_of(s, 1, "victim", "steal", "draw") == [
         "P0 picks P1: a random card of their hand is discarded.",
-        "P0 draws 8 at random from P1's hand; it is discarded face up.",
+        "P1's 8 is discarded face up at random.",
         "P1 draws 6.",
     ]
     assert texts_of(s, 2, "draw") == ["P1 draws a card."]
@@ -930,7 +930,7 @@ def test_log_text_of_the_game_end() -> None:
         "  P2 pays 2 to P1.",
         "Balances: P0 −1 (−3), P1 15 (+5), P2 16 (−2).",
     ]
-    assert texts_of(s, None)[-1] == "Game over: P0 is bankrupt. P2 wins with 16."
+    assert texts_of(s, None)[-1] == "Game over (P0 is bankrupt): P2 wins with 16."
     s = position(
         3,
         {2: ["1"]},
@@ -947,15 +947,15 @@ def test_log_text_of_the_game_end() -> None:
         "  P2 pays 1 to each of P0 and P1.",
         "Balances: P0 12 (+1), P1 12 (+1), P2 6 (−2).",
     ]
-    assert texts_of(s, 2)[-1] == "Game over: all 3 rounds are played. P0 and P1 share the win with 12."
+    assert texts_of(s, 2)[-1] == "Game over (all 3 rounds played): P0 and P1 share the win with 12."
     s = position(2, {0: ["1"]}, table=(("T1.1", "5", 2),), captured={1: ["2", "3"]}, max_rounds=1)
     s.apply("drink 1")
     s.apply("target T1.1")
-    assert texts_of(s, 0)[-1] == "Game over: the limit of 1 rounds is reached. P1 wins with 12."
+    assert texts_of(s, 0)[-1] == "Game over (the limit of 1 rounds reached): P1 wins with 12."
     s = position(3, {0: ["1"]}, table=(("T1.1", "5", 2),), captured={1: ["2", "3"]}, balances=[1, 5, 1])
     s.apply("drink 1")
     s.apply("target T1.1")
-    assert texts_of(s, 0)[-1] == "Game over: P0 and P2 are bankrupt. P1 wins with 9."
+    assert texts_of(s, 0)[-1] == "Game over (P0 and P2 are bankrupt): P1 wins with 9."
 
 
 # -- the log's lines and the decision in Japanese ------------------------------------------------------
@@ -1029,7 +1029,7 @@ def test_log_texts_ja_of_gifts_draws_a_random_discard_and_a_dummy() -> None:
     s.apply("victim P1")
     assert texts_ja(s, 1, "victim", "steal", "draw") == [
         "P0がP1を引かれる人に選んだ：その人の手札から無作為に1枚が捨てられる。",
-        "P0がP1の手札から無作為に「8」を引き、表向きで捨てた。",
+        "P1の「8」が無作為に選ばれ、表向きで捨てられた。",
         "P1が山札から「6」を引いた。",
     ]
     assert texts_ja(s, 2, "draw") == ["P1が山札からカードを1枚引いた。"]
@@ -1070,7 +1070,7 @@ def test_log_texts_ja_of_a_round_end_and_the_game_end() -> None:
         "  P2はP1に2点支払う。",
         "所持金：P0 −1（−3）、P1 15（+5）、P2 16（−2）。",
     ]
-    assert texts_ja(s, None)[-1] == "ゲーム終了：P0が破産。P2が所持金16で優勝。"
+    assert texts_ja(s, None)[-1] == "ゲーム終了（P0が破産）：P2が所持金16で優勝。"
     assert s.decision_ja() == "ゲーム終了"
     s = position(
         3,
@@ -1088,4 +1088,4 @@ def test_log_texts_ja_of_a_round_end_and_the_game_end() -> None:
         "  P2はP0、P1にそれぞれ1点支払う。",
         "所持金：P0 12（+1）、P1 12（+1）、P2 6（−2）。",
     ]
-    assert texts_ja(s, 2)[-1] == "ゲーム終了：全3ラウンドを終えた。P0、P1が同点で所持金12で優勝。"
+    assert texts_ja(s, 2)[-1] == "ゲーム終了（全3ラウンド終了）：P0、P1が同点で所持金12で優勝。"
