@@ -33,21 +33,12 @@ if AGENTS_TESTS not in sys.path:
 
 from bodoge_tinygame import TinyGame  # noqa: E402  (beside the agent tests)
 
-#: Games whose logs another branch converts (issue #34): they still fail here until it is merged.
-#: The lead empties this set at the merge; `strict` makes a case that passes already fail loudly.
-CONVERTED_ON_VOCAB_A = {"tokkuri", "hangover"}
-
 RETIRED_TYPES = {"round", "score", "end", "declaration"}
 SEEDS = (11, 12)
 
 
 def _case(name: str, players: int, make: Callable[[], Game]) -> Any:
-    marks = (
-        [pytest.mark.xfail(strict=True, reason="converted on branch vocab-a")]
-        if name in CONVERTED_ON_VOCAB_A
-        else []
-    )
-    return pytest.param(make, marks=marks, id=f"{name}-{players}p")
+    return pytest.param(make, id=f"{name}-{players}p")
 
 
 def _maker(name: str, players: int) -> Callable[[], Game]:

@@ -334,7 +334,7 @@ def test_ho_e10_over_band_with_and_without_snacks() -> None:
     play(b, "flip -4/+4 -4")
     assert b.vp[1] == 0 and last(b, "judge")["adjusted_sum"] == 13 and last(b, "judge")["flipped"] == 1
     assert column(b, 1, 1) == [] and column(b, 1, 2) == []
-    assert b.view(0)["seats"][1]["flipped"] == [{"column": 1, "snack": "-4/+4", "value": -4}]
+    assert b.view(0)["seats"][1]["flipped"] == [{"column": 1, "card": "-4/+4", "value": -4}]
 
 
 def test_ho_e11_sliding_across_tricks_then_hangover() -> None:
@@ -648,9 +648,9 @@ def test_log_text_of_the_game_end() -> None:
     state = e16_state()
     play(state, "play R1", "play R3", "play R2", "play B2", "play B1", "any", "play Y1", "any", "any")
     assert state.is_terminal
-    end = [e for e in state.view(1)["log"] if e["type"] == "end"]
+    end = [e for e in state.view(1)["log"] if e["type"] == "game_end"]
     assert {k: v for k, v in end[0].items() if k not in ("text", "text_ja")} == {
-        "type": "end",
+        "type": "game_end",
         "reason": "no_active_player",
         "vp": [2, 0, 1],
         "status": ["out_non_drinker"] * 3,
@@ -679,7 +679,7 @@ def test_every_log_event_has_its_text() -> None:
             state.apply(rng.choice(state.legal_actions()))
         for seat in (None, 0, 1, 2, 3):
             log = state.view(seat)["log"]
-            assert log[-1]["type"] == "end" and "Game over" in log[-1]["text"]
+            assert log[-1]["type"] == "game_end" and "Game over" in log[-1]["text"]
             for e in log:
                 facts = {k: v for k, v in e.items() if k not in ("text", "text_ja")}
                 assert e["text"] == event_text(game, facts, "en") and e["text"] != e["type"]
@@ -781,7 +781,7 @@ def test_log_text_ja_of_the_game_end() -> None:
     state = e16_state()
     play(state, "play R1", "play R3", "play R2", "play B2", "play B1", "any", "play Y1", "any", "any")
     assert state.is_terminal and state.decision_ja() == "ゲーム終了"
-    assert log_texts_ja(state, 1, "end") == [
+    assert log_texts_ja(state, 1, "game_end") == [
         "ゲーム終了(脱落していないプレイヤーがいなくなった。トリックを取った下戸と、ハングオーバーした人は"
         "脱落するため、残りの手札は出さずに終わります)。最終VP:\n"
         "  P0: 2VP(脱落した下戸)\n"
@@ -812,7 +812,7 @@ def test_every_log_event_and_decision_has_its_japanese() -> None:
         assert state.decision_ja() == "ゲーム終了"
         for seat in (None, *range(players)):
             log = state.view(seat)["log"]
-            assert log[-1]["type"] == "end" and log[-1]["text_ja"].startswith("ゲーム終了")
+            assert log[-1]["type"] == "game_end" and log[-1]["text_ja"].startswith("ゲーム終了")
             for e in log:
                 facts = {k: v for k, v in e.items() if k not in ("text", "text_ja")}
                 assert e["text_ja"] and e["text_ja"] == event_text(game, facts, "ja") != e["type"]

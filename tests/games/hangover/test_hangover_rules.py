@@ -350,6 +350,7 @@ def test_setup_decisions_and_texts() -> None:
         {
             "type": "arrange",
             "seat": 0,
+            "order": None,
             "text": "P0 arranges their snack cards face down into columns.",
             "text_ja": "P0が肴カードを伏せて列に並べた。",
         }
@@ -411,15 +412,53 @@ def test_views_hide_hands_snacks_and_face_down_cards() -> None:
                     assert player["columns"] == [len(c) for c in state.columns[q]]
                 for event in view["log"]:
                     if event["type"] == "discard":
-                        assert ("card" in event) == (event["seat"] == seat)
+                        assert (event["card"] is not None) == (event["seat"] == seat)
                     if event["type"] == "arrange":
-                        assert ("order" in event) == (event["seat"] == seat)
+                        assert (event["order"] is not None) == (event["seat"] == seat)
                 assert ("you" in view) == (seat is not None)
                 if seat is not None:
                     assert view["you"]["hand"] == [DRINK_CODES[c] for c in state.hands[seat]]
                     assert view["you"]["face_down"] == [DRINK_CODES[c] for c in state.discards[seat]]
                 for entry in view["trick"]:
                     assert entry["card"] is None or entry["card"] in DRINK_CODES
+
+
+@pytest.mark.parametrize(("players", "options"), [(3, {}), (4, {}), (5, {"end_when_one_active": True})])
+def test_log_entries_have_the_same_keys_for_every_viewer(players: int, options: dict[str, object]) -> None:
+    """The event vocabulary (issue #34): a face-down discard or a snack order another seat did not see
+    is None, never a missing key; a flipped snack is a `card`; the log ends with one game_end, exactly
+    at the end, with the winners; a view's flipped snack is a `card` too."""
+    game = bodoge.make("hangover", players=players, **options)
+    for seed in range(3):
+        state = game.new_state(seed=seed)
+        rng = random.Random(seed)
+        viewers = [None, *range(players)]
+        while True:
+            logs = {seat: state.view(seat)["log"] for seat in viewers}
+            spectator = logs[None]
+            for seat in viewers:
+                assert [e.keys() for e in logs[seat]] == [e.keys() for e in spectator]
+            ends = [e for e in spectator if e["type"] == "game_end"]
+            if state.is_terminal:
+                break
+            assert ends == []
+            state.apply(rng.choice(state.legal_actions()))
+        assert len(ends) == 1 and spectator[-1] is ends[0]
+        assert ends[0]["winners"] == state.winners()
+        assert ends[0]["reason"] in ("hands_empty", "no_active_player", "one_active_player")
+        assert ends[0]["vp"] == list(state.vp)
+        for e in spectator:
+            assert "player" not in e and "snack" not in e and e["type"] != "end"
+            if e["type"] == "discard":
+                assert e["card"] is None
+            if e["type"] == "arrange":
+                assert e["order"] is None
+            if e["type"] == "flip":
+                assert e["card"] in DEFAULT_SNACK_DECK
+        for q, player in enumerate(state.view(None)["seats"]):
+            assert [f["card"] for f in player["flipped"]] == [
+                e["card"] for e in spectator if e["type"] == "flip" and e["seat"] == q
+            ]
 
 
 def test_render_and_rules_summary() -> None:

@@ -206,10 +206,21 @@ def test_tk_e17_bankruptcy_with_a_negative_balance() -> None:
     )
     s.apply("drink 1")
     s.apply("target T1.1")
-    assert log_of(s, None, "score")[-1]["round_scores"] == [0, 3, 1]
+    assert log_of(s, None, "round_end")[-1]["round_scores"] == [0, 3, 1]
     assert s.is_terminal
     assert s.scores() == [-1, 15, 16]
     assert s.winners() == [2]
+    assert s.view(None)["log"][-1]["type"] == "game_end"
+    assert log_of(s, None, "game_end") == [
+        {
+            "type": "game_end",
+            "reason": "bankruptcy",
+            "round": 1,
+            "winners": [2],
+            "balances": [-1, 15, 16],
+            "bankrupt": [0],
+        }
+    ]
     assert s.returns() == [0.0, 0.0, 1.0]
 
 
@@ -230,6 +241,16 @@ def test_tk_e18_shared_final_win() -> None:
     assert s.is_terminal
     assert s.scores() == [12, 12, 6]
     assert s.winners() == [0, 1]
+    assert log_of(s, 1, "game_end") == [
+        {
+            "type": "game_end",
+            "reason": "rounds_played",
+            "round": 3,
+            "winners": [0, 1],
+            "balances": [12, 12, 6],
+            "bankrupt": [],
+        }
+    ]
 
 
 def test_tk_e19_start_player_rotation_and_the_round_cap() -> None:
@@ -239,10 +260,12 @@ def test_tk_e19_start_player_rotation_and_the_round_cap() -> None:
     rng = random.Random(4)
     while not s.is_terminal:
         s.apply(rng.choice(s.legal_actions()))
-    starts = [(e["round"], e["start_player"]) for e in log_of(s, None, "round")]
+    starts = [(e["round"], e["start_player"]) for e in log_of(s, None, "round_start")]
     assert starts[:4] == [(1, 0), (2, 1), (3, 2), (4, 0)]
     assert len(starts) == 50 and starts[-1] == (50, 1)
-    assert len(log_of(s, None, "score")) == 50
+    assert len(log_of(s, None, "round_end")) == 50
+    end = log_of(s, None, "game_end")
+    assert [(e["reason"], e["round"], e["winners"]) for e in end] == [("max_rounds", 50, s.winners())]
     assert len(s.history) <= game.max_game_length()
 
 
@@ -262,7 +285,7 @@ def test_tk_e5_penalty_at_exactly_2_and_3() -> None:
     assert s.round_scores() == [-2, 2]
     s.apply("drink 2")
     s.apply("target T0.4")  # the dummy stays at 8: still penalised
-    score = log_of(s, None, "score")[-1]
+    score = log_of(s, None, "round_end")[-1]
     assert score["round_scores"] == [-2, 2]
     assert score["balances"] == [6, 14]
     assert s.scores() == [6, 14] and s.round_no == 2
@@ -393,8 +416,10 @@ def test_tk_e10_nine_with_one_other_card_holder() -> None:
     assert hand(s, 0) == ["3"]
     assert codes(s, s.discard[-2:]) == ["9", "8"]
     assert s.phase == ACTION and s.current_player == 1
-    assert log_of(s, 2, "steal") == [{"type": "steal", "seat": 1, "card": "8"}]
-    assert log_of(s, 2, "draw") == [{"type": "draw", "seat": 1}]
+    # the drinker (seat) picks the victim (target) and draws its random card, discarded face up
+    assert log_of(s, 2, "victim") == [{"type": "victim", "seat": 0, "target": 1}]
+    assert log_of(s, 2, "steal") == [{"type": "steal", "seat": 0, "target": 1, "card": "8"}]
+    assert log_of(s, 2, "draw") == [{"type": "draw", "seat": 1, "card": None}]
     assert log_of(s, 1, "draw") == [{"type": "draw", "seat": 1, "card": "6"}]
 
 
@@ -434,7 +459,7 @@ def test_tk_e12_nine_as_the_very_last_card() -> None:
     s.apply("target T0.2")
     assert log_of(s, None, "victim") == [] and log_of(s, None, "steal") == []
     assert log_of(s, None, "draw") == []
-    assert log_of(s, None, "score")[-1]["round_scores"] == [0, 1, 0]
+    assert log_of(s, None, "round_end")[-1]["round_scores"] == [0, 1, 0]
     assert s.round_no == 2
 
 
@@ -453,8 +478,8 @@ def test_tk_e13_pass_left() -> None:
     for t in ("T0.1", "T1.1", "T2.1"):
         s.apply(f"target {t}")
     assert codes(s, s.captured[2]) == ["2"]
-    assert [e.get("card") for e in log_of(s, 2, "empty")] == ["2"]
-    assert [e.get("card") for e in log_of(s, 1, "empty")] == [None]
+    assert [e["card"] for e in log_of(s, 2, "empty")] == ["2"]
+    assert [e["card"] for e in log_of(s, 1, "empty")] == [None]
     assert s.levels == [3, 9]
     assert s.phase == GIVE and s.current_player == 2
     assert texts(s) == ["give 5"]
@@ -463,7 +488,7 @@ def test_tk_e13_pass_left() -> None:
     assert s.view(2)["pending"] == "5" and s.view(0)["chosen"] == [2]
     s.apply("give dummy")
     assert hand(s, 0) == ["5"] and hand(s, 1) == ["dummy"] and hand(s, 2) == []
-    gave = {p: [(e["seat"], e["to"], e.get("card")) for e in log_of(s, p, "gave")] for p in range(3)}
+    gave = {p: [(e["seat"], e["to"], e["card"]) for e in log_of(s, p, "gave")] for p in range(3)}
     assert gave[2] == [(2, 0, "5"), (0, 1, None)]
     assert gave[0] == [(2, 0, "5"), (0, 1, "dummy")]
     assert gave[1] == [(2, 0, None), (0, 1, "dummy")]
@@ -543,10 +568,10 @@ def test_tk_e16_capped_table_with_no_legal_action() -> None:
         max_tokkuri=2,
     )
     play.begin_turn(s, 0)
-    assert [e["type"] for e in s.view(None)["log"]][:2] == ["stuck", "score"]
+    assert [e["type"] for e in s.view(None)["log"]][:2] == ["stuck", "round_end"]
     assert s.view(None)["log"][0]["text_ja"] == "手札を持つ誰も動けないので、ラウンド終了。"
     assert "  全員同点：支払いなし。" in s.view(None)["log"][1]["text_ja"].splitlines()
-    score = log_of(s, None, "score")[-1]
+    score = log_of(s, None, "round_end")[-1]
     assert score["round_scores"] == [2, 2] and score["balances"] == [10, 10]
     assert s.round_no == 2
 
@@ -867,9 +892,9 @@ def test_log_text_of_a_round_end() -> None:
     )
     s.apply("drink 2")
     s.apply("target T0.4")
-    assert log_of(s, 0, "score") == [
+    assert log_of(s, 0, "round_end") == [
         {
-            "type": "score",
+            "type": "round_end",
             "round": 1,
             "round_scores": [-2, 2],
             "captured": [2, 1],
@@ -878,21 +903,20 @@ def test_log_text_of_a_round_end() -> None:
             "penalty": [4, 0],
             "changes": [-4, 4],
             "balances": [6, 14],
-            "game_over": False,
         }
     ]
-    assert texts_of(s, 0, "score") == [
+    assert texts_of(s, 0, "round_end") == [
         "Round 1 ends. Round scores:\n"
         "  P0: 2 captured − 4 (2 tokkuri left too full) = −2\n"
         "  P1: 1 captured + 1 bonus = 2\n"
         "  P0 pays 4 to P1.\n"
         "Balances: P0 6 (−4), P1 14 (+4)."
     ]
-    assert texts_of(s, 0, "round") == ["Round 2 begins; P1 is the start player."]
+    assert texts_of(s, 0, "round_start") == ["Round 2 begins; P1 is the start player."]
 
 
 def test_log_text_of_the_game_end() -> None:
-    """TK-E17 and TK-E18: the last settlement says the game is over, why, and who won."""
+    """TK-E17, TK-E18, TK-E19: after the last settlement, the game's end says why and who won."""
     s = position(
         3,
         {0: ["1"]},
@@ -902,12 +926,11 @@ def test_log_text_of_the_game_end() -> None:
     )
     s.apply("drink 1")
     s.apply("target T1.1")
-    assert log_of(s, None, "score")[-1]["game_over"] is True
-    assert texts_of(s, None, "score")[-1].splitlines()[-3:] == [
+    assert texts_of(s, None, "round_end")[-1].splitlines()[-2:] == [
         "  P2 pays 2 to P1.",
         "Balances: P0 −1 (−3), P1 15 (+5), P2 16 (−2).",
-        "Game over (P0 is bankrupt): P2 wins with 16.",
     ]
+    assert texts_of(s, None)[-1] == "Game over (P0 is bankrupt): P2 wins with 16."
     s = position(
         3,
         {2: ["1"]},
@@ -920,11 +943,19 @@ def test_log_text_of_the_game_end() -> None:
     )
     s.apply("drink 1")
     s.apply("target T0.1")
-    assert texts_of(s, 2, "score")[-1].splitlines()[-3:] == [
+    assert texts_of(s, 2, "round_end")[-1].splitlines()[-2:] == [
         "  P2 pays 1 to each of P0 and P1.",
         "Balances: P0 12 (+1), P1 12 (+1), P2 6 (−2).",
-        "Game over: P0 and P1 share the win with 12.",
     ]
+    assert texts_of(s, 2)[-1] == "Game over (all 3 rounds played): P0 and P1 share the win with 12."
+    s = position(2, {0: ["1"]}, table=(("T1.1", "5", 2),), captured={1: ["2", "3"]}, max_rounds=1)
+    s.apply("drink 1")
+    s.apply("target T1.1")
+    assert texts_of(s, 0)[-1] == "Game over (the limit of 1 rounds reached): P1 wins with 12."
+    s = position(3, {0: ["1"]}, table=(("T1.1", "5", 2),), captured={1: ["2", "3"]}, balances=[1, 5, 1])
+    s.apply("drink 1")
+    s.apply("target T1.1")
+    assert texts_of(s, 0)[-1] == "Game over (P0 and P2 are bankrupt): P1 wins with 9."
 
 
 # -- the log's lines and the decision in Japanese ------------------------------------------------------
@@ -1016,14 +1047,14 @@ def test_log_texts_ja_of_a_round_end_and_the_game_end() -> None:
     )
     s.apply("drink 2")
     s.apply("target T0.4")
-    assert texts_ja(s, 0, "score") == [
+    assert texts_ja(s, 0, "round_end") == [
         "第1ラウンド終了。ラウンドの得点：\n"
         "  P0：獲得2 − 減点4（残量の多いトックリ2本） = −2\n"
         "  P1：獲得1 + 追加1 = 2\n"
         "  P0はP1に4点支払う。\n"
         "所持金：P0 6（−4）、P1 14（+4）。"
     ]
-    assert texts_ja(s, 0, "round") == ["第2ラウンド開始。スタートプレイヤーはP1。"]
+    assert texts_ja(s, 0, "round_start") == ["第2ラウンド開始。スタートプレイヤーはP1。"]
     assert s.decision_ja() == "P1が最初のトックリにするカードを選びます（裏向き。全員が選ぶまで非公開）"
 
     s = position(
@@ -1035,11 +1066,11 @@ def test_log_texts_ja_of_a_round_end_and_the_game_end() -> None:
     )
     s.apply("drink 1")
     s.apply("target T1.1")
-    assert texts_ja(s, None, "score")[-1].splitlines()[-3:] == [
+    assert texts_ja(s, None, "round_end")[-1].splitlines()[-2:] == [
         "  P2はP1に2点支払う。",
         "所持金：P0 −1（−3）、P1 15（+5）、P2 16（−2）。",
-        "ゲーム終了（P0が破産）：P2が所持金16で優勝。",
     ]
+    assert texts_ja(s, None)[-1] == "ゲーム終了（P0が破産）：P2が所持金16で優勝。"
     assert s.decision_ja() == "ゲーム終了"
     s = position(
         3,
@@ -1053,8 +1084,8 @@ def test_log_texts_ja_of_a_round_end_and_the_game_end() -> None:
     )
     s.apply("drink 1")
     s.apply("target T0.1")
-    assert texts_ja(s, 2, "score")[-1].splitlines()[-3:] == [
+    assert texts_ja(s, 2, "round_end")[-1].splitlines()[-2:] == [
         "  P2はP0、P1にそれぞれ1点支払う。",
         "所持金：P0 12（+1）、P1 12（+1）、P2 6（−2）。",
-        "ゲーム終了：P0、P1が同点で所持金12で優勝。",
     ]
+    assert texts_ja(s, 2)[-1] == "ゲーム終了（全3ラウンド終了）：P0、P1が同点で所持金12で優勝。"

@@ -123,10 +123,67 @@ def test_views_hide_what_a_seat_has_not_seen() -> None:
             assert (v["hand"] is None) == (p is None)
             if p is None:
                 for e in v["log"]:
-                    assert "cards" not in e
+                    if e["type"] == "deal":
+                        assert e["cards"] is None
                     if e["type"] in ("draw", "give", "place", "open", "gave"):
-                        assert "card" not in e
+                        assert e["card"] is None
         s.apply(rng.choice(s.legal_actions()))
+
+
+@pytest.mark.parametrize(("players", "options"), [(2, {}), (3, {"rounds": 2}), (4, {"max_tokkuri": 4})])
+def test_log_entries_have_the_same_keys_for_every_viewer(players: int, options: dict[str, Any]) -> None:
+    """The event vocabulary (issue #34): a card a viewer did not see is None, never a missing key; the
+    log ends with one game_end, exactly at the end, naming the winners; rounds open with round_start
+    and close with round_end; `seat` is who acts (the drinker of a 9 picks and steals from `target`)."""
+    game = bodoge.make("tokkuri", players=players, **options)
+    s = game.new_state(seed=players)
+    rng = random.Random(players)
+    viewers = [None, *range(players)]
+    while True:
+        logs = {p: s.view(p)["log"] for p in viewers}
+        spectator = logs[None]
+        for p in viewers:
+            assert len(logs[p]) == len(spectator)
+            for mine, public in zip(logs[p], spectator, strict=True):
+                assert mine.keys() == public.keys()
+                assert mine["type"] == public["type"]
+        ends = [e for e in spectator if e["type"] == "game_end"]
+        if s.is_terminal:
+            break
+        assert ends == []
+        s.apply(rng.choice(s.legal_actions()))
+    assert len(ends) == 1 and spectator[-1] is ends[0]
+    assert ends[0]["winners"] == s.winners() and ends[0]["balances"] == s.scores()
+    assert ends[0]["reason"] in ("bankruptcy", "rounds_played", "max_rounds")
+    assert spectator[-2]["type"] == "round_end"
+    types = [e["type"] for e in spectator]
+    assert not {"round", "score", "end"} & set(types)
+    starts = [e["round"] for e in spectator if e["type"] == "round_start"]
+    closes = [e["round"] for e in spectator if e["type"] == "round_end"]
+    assert starts == closes == list(range(1, len(starts) + 1))
+    for e in spectator:
+        assert "player" not in e and "game_over" not in e
+        if e["type"] == "deal":
+            assert e["cards"] is None
+        if e["type"] in ("open", "place", "draw", "give", "gave"):
+            assert e["card"] is None
+    for p in range(players):
+        # a seat sees its own deal, and the victim of a steal is the target, never the thief's key
+        dealt = [e for e in logs[p] if e["type"] == "deal"]
+        assert all((e["cards"] is not None) == (e["seat"] == p) for e in dealt)
+    picks = [e for e in spectator if e["type"] == "victim"]
+    steals = [e for e in spectator if e["type"] == "steal"]
+    assert [(e["seat"], e["target"]) for e in picks] == [(e["seat"], e["target"]) for e in steals]
+    assert all(e["card"] is not None for e in steals)
+
+
+def test_hidden_keys_are_present_as_none() -> None:
+    """A seat's view of another's deal names no card, but keeps the key (issue #34)."""
+    s = bodoge.make("tokkuri", players=2).new_state(seed=0)
+    other = s.log(1)[1]
+    assert other["type"] == "deal" and other["seat"] == 0
+    assert "cards" in other and other["cards"] is None
+    assert s.log(0)[1]["cards"] is not None and s.log(0)[1].keys() == other.keys()
 
 
 def test_log_texts_say_only_what_the_seat_saw() -> None:
@@ -153,14 +210,14 @@ def test_log_texts_say_only_what_the_seat_saw() -> None:
     unseen = 0
     for p in [None, 0, 1, 2]:
         log = s.view(p)["log"]
-        assert log[-1]["type"] == "score" and "Game over" in log[-1]["text"]
+        assert log[-1]["type"] == "game_end" and "Game over" in log[-1]["text"]
         for e in log:
             facts = {k: v for k, v in e.items() if k not in ("text", "text_ja")}
             assert e["text"] == text_of(facts) and e["text"] != e["type"]
-            if e["type"] in hidden and "card" not in e and "cards" not in e:
+            if e["type"] in hidden and e.get("card") is None and e.get("cards") is None:
                 assert e["text"] == hidden[e["type"]].format(**facts)
                 unseen += 1
-            if e["type"] == "empty" and "card" not in e:
+            if e["type"] == "empty" and e["card"] is None:
                 assert e["text"].endswith("captures it face down (+1).")
     assert unseen > 0
 
@@ -194,7 +251,7 @@ def test_log_texts_ja_say_only_what_the_seat_saw() -> None:
             for e in log:
                 facts = {k: v for k, v in e.items() if k not in ("text", "text_ja")}
                 assert e["text_ja"] and e["text_ja"] == event_text(game, facts, "ja") != e["type"]
-                if e["type"] in hidden and "card" not in e and "cards" not in e:
+                if e["type"] in hidden and e.get("card") is None and e.get("cards") is None:
                     assert e["text_ja"] == hidden[e["type"]].format(**facts)
                     unseen += 1
         assert unseen > 0

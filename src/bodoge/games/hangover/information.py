@@ -41,7 +41,7 @@ def view(state: HangoverState, seat: int | None) -> dict[str, Any]:
                 "snacks_in_hand": len(state.snack_hands[q]),
                 "columns": [len(col) for col in state.columns[q]],
                 "flipped": [
-                    {"column": k, "snack": codes[d], "value": g.snack_value[d][v]}
+                    {"column": k, "card": codes[d], "value": g.snack_value[d][v]}
                     for k, d, v in state.flipped[q]
                 ],
             }
@@ -94,16 +94,17 @@ def _trick_view(
 
 def event_view(state: HangoverState, event: tuple[Any, ...], seat: int | None) -> dict[str, Any]:
     """The facts of one event as `seat` saw them: a face-down discard and a snack order are seen by
-    their owner only."""
+    their owner only, and are None for the others (every seat's entry has the same keys)."""
     g = state.game
     kind = event[0]
     if kind == EV_PLAY:
         return {"type": "play", "seat": event[1], "card": DRINK_CODES[event[2]]}
     if kind == EV_DISCARD:
-        out = {"type": "discard", "seat": event[1]}
-        if seat == event[1]:
-            out["card"] = DRINK_CODES[event[2]]
-        return out
+        return {
+            "type": "discard",
+            "seat": event[1],
+            "card": DRINK_CODES[event[2]] if seat == event[1] else None,
+        }
     if kind == EV_TRICK:
         _, w, total, outcome, k, bonus, number = event
         leader, cards, _ = state.past[number - 1]
@@ -119,7 +120,7 @@ def event_view(state: HangoverState, event: tuple[Any, ...], seat: int | None) -
         }
     if kind == EV_FLIP:
         _, p, d, v = event
-        return {"type": "flip", "seat": p, "snack": g.snack_codes[d], "value": g.snack_value[d][v]}
+        return {"type": "flip", "seat": p, "card": g.snack_codes[d], "value": g.snack_value[d][v]}
     if kind == EV_STOP:
         return {"type": "stop", "seat": event[1]}
     if kind == EV_JUDGE:
@@ -138,13 +139,11 @@ def event_view(state: HangoverState, event: tuple[Any, ...], seat: int | None) -
     if kind == EV_DECLARE:
         return {"type": "declare", "seat": event[1], "non_drinker": event[2]}
     if kind == EV_ARRANGE:
-        out = {"type": "arrange", "seat": event[1]}
-        if seat == event[1]:
-            out["order"] = [g.snack_codes[d] for d in event[3]]
-        return out
+        order = [g.snack_codes[d] for d in event[3]] if seat == event[1] else None
+        return {"type": "arrange", "seat": event[1], "order": order}
     # EV_END is the last event: the state is final, so its results are the game's
     return {
-        "type": "end",
+        "type": "game_end",
         "reason": end_reason(state),
         "vp": list(state.vp),
         "status": [STATUS_NAMES[s] for s in state.status],

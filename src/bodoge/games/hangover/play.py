@@ -53,7 +53,7 @@ EV_TRICK = "trick"  # (winner, S, outcome, k, bonus seats, the trick's number)
 EV_FLIP = "flip"  # (seat, snack index d, value index v)
 EV_STOP = "stop"  # (seat,)
 EV_JUDGE = "judge"  # (seat, k, S', base, f, VP gained, slid: bool)
-EV_END = "end"  # ()
+EV_END = "game_end"  # ()
 
 
 def lead_suit_result(cards: Sequence[int]) -> tuple[int, int]:

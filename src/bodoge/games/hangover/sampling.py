@@ -193,7 +193,7 @@ class Reading:
                     status[e["seat"]] = r.NON_DRINKER
                 actions.append(("id", e["seat"], r.DECLARE if e["non_drinker"] else r.PASS))
             elif kind == "flip":
-                d = sidx[e["snack"]]
+                d = sidx[e["card"]]
                 v = 0 if game.snack_value[d][0] == e["value"] else 1
                 actions.append(("id", e["seat"], r.FLIP + 2 * d + v))
             elif kind == "stop":
@@ -245,7 +245,7 @@ class Reading:
             unseen_snacks.subtract(sidx[c] for c in you["snacks"])
             unseen_snacks.subtract(sidx[c] for col in you["columns"] for c in col)
         for q in range(n):
-            unseen_snacks.subtract(sidx[f["snack"]] for f in seats[q]["flipped"])
+            unseen_snacks.subtract(sidx[f["card"]] for f in seats[q]["flipped"])
         self.snack_pool = sorted(unseen_snacks.elements())
         self.sizes = [len(range(j, m, cols_n)) for j in range(cols_n)]
         self.snack_hands: list[list[int] | None] = [None] * n  # the seat's own, known
@@ -275,7 +275,7 @@ class Reading:
                     feeds[k - 1] = []
             self.columns[q] = [
                 (
-                    [sidx[f["snack"]] for f in seats[q]["flipped"] if f["column"] == col + 1],
+                    [sidx[f["card"]] for f in seats[q]["flipped"] if f["column"] == col + 1],
                     seats[q]["columns"][col],
                     feeds[col],
                 )

@@ -11,7 +11,7 @@ if TYPE_CHECKING:
 
 
 def end_reason(state: HangoverState) -> str:
-    """Why the game ended (HO-4.8), for the end event."""
+    """Why the game ended (HO-4.8), for the game_end event."""
     active = state.status.count(DRINKER) + state.status.count(NON_DRINKER)
     if active == 0:
         return "no_active_player"

@@ -78,15 +78,19 @@ def _judge(seen: Mapping[str, Any], lang: str) -> str:
     return line
 
 
-def _end(seen: Mapping[str, Any], lang: str) -> str:
-    lines = [TEXTS.say(lang, "event.end.head", reason=TEXTS.say(lang, f"event.end.{seen['reason']}"))]
+def _game_end(seen: Mapping[str, Any], lang: str) -> str:
+    lines = [
+        TEXTS.say(lang, "event.game_end.head", reason=TEXTS.say(lang, f"event.game_end.{seen['reason']}"))
+    ]
     for q, (vp, status) in enumerate(zip(seen["vp"], seen["status"], strict=True)):
         lines.append(
-            TEXTS.say(lang, "event.end.seat", seat=q, vp=vp, note=TEXTS.say(lang, f"event.end.{status}"))
+            TEXTS.say(
+                lang, "event.game_end.seat", seat=q, vp=vp, note=TEXTS.say(lang, f"event.game_end.{status}")
+            )
         )
     winners = seen["winners"]
     key = "nobody" if not winners else "winner" if len(winners) == 1 else "shared"
-    lines.append(TEXTS.say(lang, f"event.end.{key}", winners=_seats(winners, lang)))
+    lines.append(TEXTS.say(lang, f"event.game_end.{key}", winners=_seats(winners, lang)))
     return "\n".join(lines)
 
 
@@ -98,8 +102,8 @@ def event_text(game: Hangover, seen: Mapping[str, Any], lang: str) -> str:
         return _trick(seen, lang)
     if kind == "judge":
         return _judge(seen, lang)
-    if kind == "end":
-        return _end(seen, lang)
+    if kind == "game_end":
+        return _game_end(seen, lang)
     key = f"event.{kind}"
     fields = dict(seen)
     if kind in ("play", "discard"):

@@ -64,29 +64,31 @@ def view(state: TokkuriState, seat: int | None) -> dict[str, Any]:
 
 def event_view(state: TokkuriState, event: tuple[Any, ...], seat: int | None) -> dict[str, Any]:
     """One event as `seat` saw it: a dealt, opened, given or drawn card is seen by its holder only, an
-    emptied tokkuri's face by its owner and the drinker (a dummy by everyone, TK-5.6)."""
+    emptied tokkuri's face by its owner and the drinker (a dummy by everyone, TK-5.6). A card the seat
+    did not see is None: every seat's entry has the same keys."""
     g = state.game
     codes = g.codes
     tag = event[0]
-    if tag == "round":
-        return {"type": "round", "round": event[1], "start_player": event[2]}
+    if tag == "round_start":
+        return {"type": "round_start", "round": event[1], "start_player": event[2]}
     if tag == "deal":
-        d: dict[str, Any] = {"type": "deal", "seat": event[1], "count": len(event[2])}
-        if seat == event[1]:
-            d["cards"] = [codes[t] for t in event[2]]
-        return d
+        return {
+            "type": "deal",
+            "seat": event[1],
+            "count": len(event[2]),
+            "cards": [codes[t] for t in event[2]] if seat == event[1] else None,
+        }
     if tag in ("open", "give", "draw"):
-        d = {"type": tag, "seat": event[1]}
-        if seat == event[1]:
-            d["card"] = codes[event[2]]
-        return d
+        return {"type": tag, "seat": event[1], "card": codes[event[2]] if seat == event[1] else None}
     if tag == "opened":
         return {"type": "opened"}
     if tag == "place":
-        d = {"type": "place", "seat": event[1], "tokkuri": f"T{event[1]}.{event[2]}"}
-        if seat == event[1]:
-            d["card"] = codes[event[3]]
-        return d
+        return {
+            "type": "place",
+            "seat": event[1],
+            "tokkuri": f"T{event[1]}.{event[2]}",
+            "card": codes[event[3]] if seat == event[1] else None,
+        }
     if tag == "drink":
         v = event[2]
         return {
@@ -114,30 +116,36 @@ def event_view(state: TokkuriState, event: tuple[Any, ...], seat: int | None) ->
     if tag == "empty":
         _, p, owner, k, face = event
         dummy = g.kind[face] == DUMMY
-        d = {"type": "empty", "seat": p, "tokkuri": f"T{owner}.{k}", "dummy": dummy}
-        if dummy or seat in (p, owner):
-            d["card"] = codes[face]
-        return d
-    if tag == "victim":
-        return {"type": "victim", "seat": event[1], "victim": event[2]}
-    if tag == "steal":
-        return {"type": "steal", "seat": event[1], "card": codes[event[2]]}
+        return {
+            "type": "empty",
+            "seat": p,
+            "tokkuri": f"T{owner}.{k}",
+            "dummy": dummy,
+            "card": codes[face] if dummy or seat in (p, owner) else None,
+        }
+    if tag == "victim":  # the drinker of a `9` picks whose hand loses a card (TK-5.2)
+        return {"type": "victim", "seat": event[1], "target": event[2]}
+    if tag == "steal":  # ... and draws it at random from that hand, face up to the discard pile
+        _, drinker, victim, t = event
+        return {"type": "steal", "seat": drinker, "target": victim, "card": codes[t]}
     if tag == "gave":
         _, giver, receiver, t = event
-        d = {"type": "gave", "seat": giver, "to": receiver}
-        if seat in (giver, receiver):
-            d["card"] = codes[t]
-        return d
+        return {
+            "type": "gave",
+            "seat": giver,
+            "to": receiver,
+            "card": codes[t] if seat in (giver, receiver) else None,
+        }
     if tag == "skip":
         return {"type": "skip", "seat": event[1]}
     if tag == "stuck":
         return {"type": "stuck"}
-    if tag == "score":
-        _, r, scores, balances, captured, bonus, over = event
+    if tag == "round_end":
+        _, r, scores, balances, captured, bonus = event
         pp = g.options["penalty_points"]
         penalty = [c + b - x for c, b, x in zip(captured, bonus, scores, strict=True)]
         return {
-            "type": "score",
+            "type": "round_end",
             "round": r,
             "round_scores": list(scores),
             "captured": list(captured),
@@ -146,7 +154,15 @@ def event_view(state: TokkuriState, event: tuple[Any, ...], seat: int | None) ->
             "penalty": penalty,
             "changes": settle(list(scores)),
             "balances": list(balances),
-            # a later round's events follow every score but the last one of the game
-            "game_over": over,
+        }
+    if tag == "game_end":  # the last event, right after the last round_end (TK-6.5, TK-6.6)
+        _, reason, r, balances, won = event
+        return {
+            "type": "game_end",
+            "reason": reason,
+            "round": r,
+            "winners": list(won),
+            "balances": list(balances),
+            "bankrupt": [q for q, b in enumerate(balances) if b <= 0],
         }
     raise AssertionError(f"unknown event {event!r}")

@@ -204,9 +204,9 @@ def encode(game: Tokkuri, view: Mapping[str, Any], out: np.ndarray) -> None:
     if seat_or_none is not None:
         for entry in reversed(view.get("log") or ()):
             event = entry["type"]
-            if event == "round":
+            if event == "round_start":
                 break
-            if event == "empty" and entry["seat"] != me and not entry["dummy"] and "card" in entry:
+            if event == "empty" and entry["seat"] != me and not entry["dummy"] and entry["card"] is not None:
                 seen_captured.append(entry["card"])
     counts(seen_captured, at)
     at += k

@@ -212,7 +212,7 @@ def apply(state: TokkuriState, action: int) -> None:
     elif phase == VICTIM:
         victim = action - g.a_victim
         state.events.append(("victim", p, victim))
-        steal(state, victim)
+        steal(state, p, victim)
         end_turn(state, p)
 
 
@@ -323,9 +323,9 @@ def resolve(state: TokkuriState, p: int) -> None:
     end_turn(state, p)
 
 
-def steal(state: TokkuriState, victim: int) -> None:
-    """TK-5.2: a uniformly random card of the victim's hand goes face up to the discard pile;
-    the victim draws one."""
+def steal(state: TokkuriState, drinker: int, victim: int) -> None:
+    """TK-5.2: the drinker takes a uniformly random card of the victim's hand, which goes face up to
+    the discard pile; the victim draws one."""
     hand = state.hands[victim]
     if state._forced_steals:
         t = state._forced_steals.pop(0)
@@ -333,7 +333,7 @@ def steal(state: TokkuriState, victim: int) -> None:
     else:
         t = hand.pop(state.rng.randrange(len(hand)))
     state.discard.append(t)
-    state.events.append(("steal", victim, t))
+    state.events.append(("steal", drinker, victim, t))
     if state.stock:
         c = state.stock.pop()
         insort(hand, c)

@@ -168,14 +168,16 @@ def _parse_log(game: Tokkuri, log: Any) -> list[list[tuple[Any, ...]]]:
     cur: list[tuple[Any, ...]] = []
     for e in log:
         tag = e["type"]
-        if tag == "round":
+        if tag == "round_start":
             cur = [("round", e["round"], e["start_player"])]
             rounds.append(cur)
         elif tag == "deal":
             cards = e.get("cards")
             cur.append(("deal", e["seat"], None if cards is None else [index[c.lower()] for c in cards]))
-        elif tag in ("open", "give", "draw", "steal"):
+        elif tag in ("open", "give", "draw"):
             cur.append((tag, e["seat"], card(e)))
+        elif tag == "steal":  # the card leaves the robbed hand, the target's
+            cur.append(("steal", e["target"], card(e)))
         elif tag == "opened":
             cur.append(("opened",))
         elif tag == "place":
@@ -193,15 +195,17 @@ def _parse_log(game: Tokkuri, log: Any) -> list[list[tuple[Any, ...]]]:
             owner, k = tokkuri_id(e["tokkuri"])
             cur.append(("empty", e["seat"], owner, k, card(e), e["dummy"]))
         elif tag == "victim":
-            cur.append(("victim", e["seat"], e["victim"]))
+            cur.append(("victim", e["seat"], e["target"]))
         elif tag == "gave":
             cur.append(("gave", e["seat"], e["to"], card(e)))
         elif tag == "skip":
             cur.append(("skip", e["seat"]))
         elif tag == "stuck":
             cur.append(("stuck",))
-        elif tag == "score":
-            cur.append(("score",))
+        elif tag == "round_end":
+            cur.append(("round_end",))
+        elif tag == "game_end":
+            pass
         else:
             raise ValueError(f"unknown event {tag!r}")
     return rounds

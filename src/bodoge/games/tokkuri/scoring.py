@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from bodoge.games.tokkuri.rules import TokkuriState
@@ -48,23 +48,39 @@ def end_round(state: TokkuriState) -> bool:
     g = state.game
     scores = round_scores(state)
     delta = settle(scores)
-    state.balances = [b + d for b, d in zip(state.balances, delta, strict=True)]
+    balances = [b + d for b, d in zip(state.balances, delta, strict=True)]
+    state.balances = balances
     state.last_round_scores = scores
     r = state.round_no
-    o = g.options
-    over = min(state.balances) <= 0 or r == o["rounds"] or r >= o["max_rounds"]
     state.events.append(
         (
-            "score",
-            state.round_no,
+            "round_end",
+            r,
             tuple(scores),
-            tuple(state.balances),
+            tuple(balances),
             tuple(map(len, state.captured)),
             tuple(map(len, state.bonus)),
-            over,
         )
     )
-    return not over
+    reason = end_reason(balances, r, g.options)
+    if reason is None:
+        return True
+    top = max(balances)
+    won = tuple(s for s, b in enumerate(balances) if b == top)
+    state.events.append(("game_end", reason, r, tuple(balances), won))
+    return False
+
+
+def end_reason(balances: list[int], r: int, options: dict[str, Any]) -> str | None:
+    """TK-6.5: why the game ends after the settlement of round r, or None if it goes on. Bankruptcy
+    is named first when the last round also leaves someone at 0 or less."""
+    if min(balances) <= 0:
+        return "bankruptcy"
+    if r == options["rounds"]:
+        return "rounds_played"
+    if r >= options["max_rounds"]:
+        return "max_rounds"
+    return None
 
 
 def winners(state: TokkuriState) -> list[int]:

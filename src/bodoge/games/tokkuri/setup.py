@@ -76,7 +76,7 @@ def start_round(state: TokkuriState) -> None:
     state.d_targets = []
     state.victims = []
     ev = state.events
-    ev.append(("round", r, start))
+    ev.append(("round_start", r, start))
     for s in state.ask:
         ev.append(("deal", s, tuple(sorted(hands[s]))))
     # the round's first decision, OPEN (TK-4.1), is play's: `play.begin_round`

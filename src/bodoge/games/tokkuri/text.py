@@ -40,54 +40,59 @@ def _signed(x: int) -> str:
     return f"+{x}" if x > 0 else f"−{-x}" if x < 0 else "±0"
 
 
-def _score(seen: Mapping[str, Any], lang: str) -> str:
+def _round_end(seen: Mapping[str, Any], lang: str) -> str:
     say = TEXTS.say
-    lines = [say(lang, "event.score.head", round=seen["round"])]
+    lines = [say(lang, "event.round_end.head", round=seen["round"])]
     for q, score in enumerate(seen["round_scores"]):
-        parts = [say(lang, "event.score.captured", count=seen["captured"][q])]
+        parts = [say(lang, "event.round_end.captured", count=seen["captured"][q])]
         if seen["bonus"][q]:
-            parts.append(say(lang, "event.score.bonus", count=seen["bonus"][q]))
+            parts.append(say(lang, "event.round_end.bonus", count=seen["bonus"][q]))
         if seen["penalty"][q]:
             k = seen["penalised"][q]
-            left = say(lang, "event.score.penalised", count=k) if k else ""
-            parts.append(say(lang, "event.score.penalty", count=seen["penalty"][q], left=left))
-        lines.append(say(lang, "event.score.seat", seat=q, parts=" ".join(parts), score=_minus(score)))
+            left = say(lang, "event.round_end.penalised", count=k) if k else ""
+            parts.append(say(lang, "event.round_end.penalty", count=seen["penalty"][q], left=left))
+        lines.append(say(lang, "event.round_end.seat", seat=q, parts=" ".join(parts), score=_minus(score)))
     changes = seen["changes"]
     scores = seen["round_scores"]
     top = max(scores)
     if any(changes):
         tops = [q for q, x in enumerate(scores) if x == top]
-        key = "event.score.pays_each" if len(tops) > 1 else "event.score.pays"
+        key = "event.round_end.pays_each" if len(tops) > 1 else "event.round_end.pays"
         names = _and([f"P{w}" for w in tops], lang)
         for q, x in enumerate(scores):
             if x < top:
                 lines.append(say(lang, key, seat=q, owed=top - x, top=names))
     else:
-        lines.append(say(lang, "event.score.all_tie"))
+        lines.append(say(lang, "event.round_end.all_tie"))
     balances = TEXTS.say(lang, "list.comma").join(
-        say(lang, "event.score.balance", seat=q, balance=_minus(b), change=_signed(d))
+        say(lang, "event.round_end.balance", seat=q, balance=_minus(b), change=_signed(d))
         for q, (b, d) in enumerate(zip(seen["balances"], changes, strict=True))
     )
-    lines.append(say(lang, "event.score.balances", balances=balances))
-    if seen["game_over"]:
-        best = max(seen["balances"])
-        won = [f"P{q}" for q, b in enumerate(seen["balances"]) if b == best]
-        broke = [f"P{q}" for q, b in enumerate(seen["balances"]) if b <= 0]
-        bankrupt = ""
-        if broke:
-            key = "event.score.bankrupt" if len(broke) == 1 else "event.score.bankrupt_many"
-            bankrupt = say(lang, key, seats=_and(broke, lang))
-        key = "event.score.over" if len(won) == 1 else "event.score.over_shared"
-        lines.append(say(lang, key, bankrupt=bankrupt, winners=_and(won, lang), best=_minus(best)))
+    lines.append(say(lang, "event.round_end.balances", balances=balances))
     return "\n".join(lines)
+
+
+def _game_end(seen: Mapping[str, Any], lang: str) -> str:
+    """Why the game ended (TK-6.5) and who won (TK-6.6)."""
+    say = TEXTS.say
+    reason = seen["reason"]
+    broke = [f"P{q}" for q in seen["bankrupt"]]
+    key = reason + ("_many" if reason == "bankruptcy" and len(broke) > 1 else "")
+    why = say(lang, f"event.game_end.{key}", seats=_and(broke, lang), round=seen["round"])
+    won = [f"P{q}" for q in seen["winners"]]
+    best = _minus(max(seen["balances"]))
+    key = "event.game_end.winner" if len(won) == 1 else "event.game_end.shared"
+    return why + say(lang, key, winners=_and(won, lang), best=best)
 
 
 def event_text(game: Tokkuri, seen: Mapping[str, Any], lang: str) -> str:
     """One log event as a line a player reads. It says only what the event dict holds, so a card the
     seat did not see (another player's deal, placement, draw or gift, a captured face) stays unnamed."""
     kind = seen["type"]
-    if kind == "score":
-        return _score(seen, lang)
+    if kind == "round_end":
+        return _round_end(seen, lang)
+    if kind == "game_end":
+        return _game_end(seen, lang)
     code = seen.get("card")
     fields = dict(seen)
     key = f"event.{kind}"

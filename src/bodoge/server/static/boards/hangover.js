@@ -136,7 +136,7 @@ BOARDS.hangover = {
         } else {
           for (let k = 0; k < s.columns[c]; k++) col.append(el("div", { class: "card back small" }, ""));
         }
-        flipped.forEach((f) => col.append(el("div", { class: "card small" }, el("small", {}, f.snack), f.value > 0 ? `+${f.value}` : String(f.value))));
+        flipped.forEach((f) => col.append(el("div", { class: "card small" }, el("small", {}, f.card), f.value > 0 ? `+${f.value}` : String(f.value))));
         cols.append(col);
       }
       const badge = s.status === "drinker" ? "ok" : s.status === "non_drinker" ? "" : "dim";
@@ -190,7 +190,7 @@ BOARDS.hangover = {
         root.append(section(T("faceDown"), el("div", { class: "cards" }, v.you.face_down.map((c) => this.card(ctx, c, true)))));
       }
     }
-    const end = v.is_terminal ? endExplanation(ctx, ["judge", "end"]) : endExplanation(ctx, ["judge"], T("judging"));
+    const end = v.is_terminal ? endExplanation(ctx, ["judge", "game_end"]) : endExplanation(ctx, ["judge"], T("judging"));
     if (end) root.append(end);
     return root;
   },

@@ -180,7 +180,7 @@ BOARDS.tokkuri = {
         ),
       );
     }
-    const end = endExplanation(ctx, ["score"]);
+    const end = endExplanation(ctx, ["round_end", "game_end"]);
     if (end && v.is_terminal) root.append(end);
     return root;
   },
