@@ -58,6 +58,8 @@ class HighCardState(State):
         self.trick = []
         self.leader = winner
         self.current_player = None if not self.hands[winner] else winner
+        if self.current_player is None:
+            self.events.append(("game_end",))
 
     def action_text(self, action: int) -> str:
         return f"play {action + 1}"
@@ -82,7 +84,11 @@ class HighCardState(State):
                 "card": event[2],
                 "text": f"P{event[1]} plays {event[2]}",
             }
-        return {"type": "trick", "winner": event[1], "text": f"P{event[1]} wins the trick"}
+        if event[0] == "trick":
+            return {"type": "trick", "winner": event[1], "text": f"P{event[1]} wins the trick"}
+        # the one vocabulary's last entry (docs/protocol.md): every log ends with game_end
+        winners = self.winners()
+        return {"type": "game_end", "winners": winners, "reason": "hands_played", "text": f"{winners} win"}
 
     def scores(self) -> list[int]:
         return list(self.won)

@@ -120,9 +120,9 @@ function boardContext(game, view, opts) {
   return ctx;
 }
 
-// Fields of a log event that name the thing it moved: a tile, a card, a bottle (Tokkuri's "tokkuri"),
-// a snack. (Not "target": in Tottarot it is a seat number, which would light up will tokens.)
-const MOVED_FIELDS = ["tile", "card", "tokkuri", "snack"];
+// Fields of a log event that name the thing it moved: a tile, a card (Hangover's snack cards too), a
+// bottle (Tokkuri's "tokkuri"). (Not "target": it is a seat, which would light up will tokens.)
+const MOVED_FIELDS = ["tile", "card", "tokkuri"];
 
 // What happened since the viewer's own last move (a spectator: the last seat's run of moves), at most
 // the last dozen events so a long wait does not light up half the table.
