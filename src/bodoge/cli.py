@@ -453,8 +453,18 @@ def sim(
     force: Annotated[bool, typer.Option(help="Replace a run already in --out.")] = False,
     progress: Annotated[bool, typer.Option(help="Show a progress bar.")] = True,
     plots: Annotated[bool, typer.Option(help="Draw the report's plots (matplotlib).")] = True,
+    experiments: Annotated[
+        int,
+        typer.Option(
+            callback=_integers(0, 8),
+            help="Play the experiments of this many dominant_choice findings (a counterfactual agent "
+            "that avoids the dominant option, on the same deals, at most 1000 games) and report what "
+            "avoiding it costs in win share; 0: none. See docs/findings.md.",
+        ),
+    ] = 1,
 ) -> None:
-    """Play many games between agents in parallel; print win shares, seats, ratings; write a report."""
+    """Play many games between agents in parallel; print win shares, seats, ratings and findings; write
+    a report (report.md, report.html, summary.json)."""
     import concurrent.futures.process
 
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
@@ -567,6 +577,8 @@ def sim(
     if not records:
         raise typer.Exit(130 if interrupted else 0)
     summary = arena.summarize(records, config)
+    if experiments and not interrupted:
+        _measure_costs(summary, records, config, experiments, workers, backend, address)
     arena.print_summary(summary, console)
     played = len(records) - (first_done[0] if first_done else 0)
     if played > 0:
@@ -750,6 +762,42 @@ def tune(
     if interrupted:
         console.print("interrupted: the study is kept; --resume goes on with it")
         raise typer.Exit(130)
+
+
+#: The most games a finding's experiment plays (paired with the run's first games).
+EXPERIMENT_GAMES = 1000
+
+
+def _measure_costs(
+    summary: dict[str, Any],
+    records: list[dict[str, Any]],
+    config: Any,
+    most: int,
+    workers: int,
+    backend: str,
+    address: str | None,
+) -> None:
+    """Play the experiments of the `most` most important dominant_choice findings (arena.findings)."""
+    from dataclasses import replace
+
+    from bodoge import arena
+    from bodoge.arena import findings
+
+    def play(experiment: Any) -> list[dict[str, Any]]:
+        games = min(experiment.games, EXPERIMENT_GAMES)
+        console.print(
+            f"experiment: {escape(experiment.agents[0])} in {games} games (--experiments 0 skips it)",
+            highlight=False,
+            soft_wrap=True,
+        )
+        return arena.run(replace(experiment, games=games), jobs=workers, backend=backend, address=address)
+
+    try:
+        findings.measure_costs(summary["findings"], records, config, play, most=most)
+    except KeyboardInterrupt:
+        console.print("[yellow]Interrupted:[/yellow] the experiment is left out of the findings")
+    except BodogeError as exc:
+        _error_line(f"an experiment could not be played: {exc}")
 
 
 def tuning_options_text(options: dict[str, Any]) -> str:

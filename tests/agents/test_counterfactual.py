@@ -154,3 +154,49 @@ def test_sim_refuses_a_counterfactual_agent_that_names_no_action() -> None:
     )
     assert result.exit_code != 0
     assert "no action of hangover starts with 'drink'" in result.output
+
+
+def test_at_limits_the_wrapper_to_one_kind_of_decision() -> None:
+    """Troika, `avoid=take,at=return hand/take`: no take where only returning a hand tile or taking is
+    legal, and the heuristic's own choice everywhere else (takes included)."""
+    game = bodoge.make("troika", 4)
+    agent = agents.make("heuristic:avoid=take,at=return hand/take")
+    assert agent.at == frozenset({"take", "return hand"})  # type: ignore[attr-defined]
+    agent.check(game)  # type: ignore[attr-defined]
+    heuristic = agents.make("heuristic")
+    words = vocabulary(game)
+    there = elsewhere_takes = 0
+    for seed in range(4):
+        state = game.new_state(seed=seed)
+        rng = random.Random(seed)
+        while state.current_player is not None:
+            view = state.view(state.current_player, log=False)
+            texts = {e["id"]: e["text"] for e in view["legal_actions"]}
+            kind = {action_label(t, words) for t in texts.values()}
+            own = heuristic.act(game, view, random.Random(2))
+            chosen = agent.act(game, view, random.Random(2))
+            if kind == {"take", "return hand"}:
+                assert not texts[chosen].startswith("take")
+                there += 1
+            else:
+                assert chosen == own
+                elsewhere_takes += texts[chosen].startswith("take")
+            state.apply(rng.choice(list(texts)))
+    assert there > 0 and elsewhere_takes > 0
+
+
+@pytest.mark.parametrize(
+    ("spec", "problem"),
+    [
+        ("heuristic:at=declare/pass", "together with prefer= or avoid="),
+        ("heuristic:avoid=declare,at=declare", "two or more options"),
+    ],
+)
+def test_a_bad_at_is_refused(spec: str, problem: str) -> None:
+    with pytest.raises(BadOption, match=problem):
+        agents.make(spec)
+
+
+def test_an_at_that_names_no_option_of_the_game_is_refused() -> None:
+    with pytest.raises(BadOption, match="drink is not one"):
+        agents.make("heuristic:avoid=declare,at=declare/drink").check(bodoge.make("hangover", 4))  # type: ignore[attr-defined]

@@ -3,7 +3,8 @@
     bodoge.agents.make("heuristic:avoid=declare")           # Hangover: never declare non-drinker
     bodoge.agents.make("heuristic:prefer=pass")             # the same, said the other way
     bodoge.agents.make("ismcts:iterations=500,prefer=draw") # Troika: draw whenever drawing is legal
-    bodoge.agents.make("heuristic:avoid=flip|drink")        # several prefixes: any of them
+    bodoge.agents.make("heuristic:avoid=flip|stop")         # several prefixes: any of them
+    bodoge.agents.make("heuristic:avoid=take,at=return hand/take")  # only at that kind of decision
 
 A designer asks "what if the bots did not always do that?": the wrapper plays as its inner agent
 does, except at the decisions it names. `prefer=P` takes an action whose text starts with P whenever
@@ -11,6 +12,10 @@ one is legal; `avoid=P` takes one that does not, whenever one is legal. Where th
 choice already obeys, it stands; otherwise the inner agent chooses again from a view that offers only
 the allowed actions, and if it still picks another, a random allowed action is taken. So the
 difference between the wrapper and its inner agent is exactly the named choice.
+
+`at=K` limits the wrapper to one kind of decision (`bodoge.arena.choices`): the decisions whose legal
+actions are of exactly the options K names, `/`-separated (`at=return hand/take`: a Troika turn where
+only returning a hand tile or taking is legal). Elsewhere the inner agent plays alone.
 
 **Prefixes match whole words** of the English action text: `take 1` matches `take 1` but not
 `take 12`; `return` matches `return hand 7`. Several prefixes are separated by `|`. A prefix must
@@ -35,7 +40,7 @@ from bodoge.core.game import Game
 from bodoge.errors import BadOption
 
 #: The parameters any agent spec may carry to make it counterfactual.
-PARAMETERS = ("prefer", "avoid")
+PARAMETERS = ("prefer", "avoid", "at")
 
 
 @dataclass(frozen=True)
@@ -174,11 +179,13 @@ class CounterfactualAgent:
         spec: str,
         prefer: Sequence[tuple[str, ...]] = (),
         avoid: Sequence[tuple[str, ...]] = (),
+        at: frozenset[str] | None = None,
     ) -> None:
         self.inner = inner
         self.spec = spec
         self.prefer = tuple(prefer)
         self.avoid = tuple(avoid)
+        self.at = at
         self.reads_log = bool(getattr(inner, "reads_log", True))
 
     def check(self, game: Game) -> None:
@@ -194,6 +201,15 @@ class CounterfactualAgent:
                         f"{name}= the start of an action of {game.name}: {shown}",
                         f"no action of {game.name} starts with {' '.join(prefix)!r}",
                     )
+        labels = {w.label for w in words}
+        if self.at is not None and not self.at <= labels:
+            unknown = ", ".join(sorted(self.at - labels))
+            raise BadOption(
+                "agent",
+                self.spec,
+                f"at= options of {game.name} separated by '/': {', '.join(sorted(labels))}",
+                f"{unknown} is not one",
+            )
         check = getattr(self.inner, "check", None)
         if check is not None:
             check(game)
@@ -202,6 +218,10 @@ class CounterfactualAgent:
         """The legal actions this agent may take: the preferred ones if any is legal, less the avoided
         ones if any other is legal."""
         texts = _texts(view, legal)
+        if self.at is not None:
+            words = vocabulary(game)
+            if {action_label(texts[a], words) for a in legal} != self.at:
+                return legal
         allowed = legal
         if self.prefer:
             preferred = [a for a in allowed if matches(texts[a], self.prefer)]
@@ -231,11 +251,20 @@ def wrap(inner: Agent, spec: str, params: dict[str, Any]) -> Agent:
     """`inner` made counterfactual by the `prefer`/`avoid` of `params` (taken out of it), or `inner`."""
     prefer = params.pop("prefer", None)
     avoid = params.pop("avoid", None)
+    at = params.pop("at", None)
     if prefer is None and avoid is None:
+        if at is not None:
+            raise BadOption("agent", spec, "at= together with prefer= or avoid= (it says where they apply)")
         return inner
+    kind = None
+    if at is not None:
+        kind = frozenset(" ".join(part.split()) for part in str(at).split("/"))
+        if len(kind) < 2 or "" in kind:
+            raise BadOption("agent", spec, "at= a kind of decision: two or more options separated by '/'")
     return CounterfactualAgent(
         inner,
         spec,
         parse_prefixes(prefer, "prefer", spec) if prefer is not None else (),
         parse_prefixes(avoid, "avoid", spec) if avoid is not None else (),
+        kind,
     )
