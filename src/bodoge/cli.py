@@ -753,11 +753,17 @@ def tune(
         except BodogeError as exc:
             _fail(str(exc))
     outcome = tuning.result(the_study, config)
+    outcome["findings"] = tuning.recommended_findings(outcome, out)
     tune_report.write(outcome, out, plots=plots)
     best = outcome["recommended"]
     if best:
         console.print(f"recommended: trial {best['trial']}: {escape(tuning_options_text(best['options']))}")
         console.print(f"  reproduce: {escape(best['command'])}")
+        for i, f in enumerate(outcome["findings"], 1):
+            console.print(f"  finding {i}. [bold]{escape(f['kind'])}[/bold]: {escape(f['text']['en'])}")
+            console.print(f"     experiment: {escape(f['experiment'])}", soft_wrap=True)
+        if not outcome["findings"]:
+            console.print("  no findings on the recommended trial (docs/findings.md)")
     console.print(f"wrote {escape(_shown(out / 'report.md'))}, report.html and tune.json")
     if interrupted:
         console.print("interrupted: the study is kept; --resume goes on with it")

@@ -172,7 +172,13 @@ def test_a_tiny_tune_writes_its_files_and_resumes(tmp_path: Path) -> None:
     assert "penalty_points=" in result["recommended"]["command"]
     report = (out / "report.md").read_text()
     assert "## Definitions" in report and "**balance**" in report and "**require tie<0.9**" in report
-    assert (out / "report.html").read_text().startswith("<!doctype html>")
+    page = (out / "report.html").read_text()
+    assert page.startswith("<!doctype html>")
+    # rendered (issue #35): real headings and tables, the findings of the recommended trial first
+    assert "<h2>Findings on the recommended variant" in page and "<table>" in page
+    assert page.index("<h2>Findings") < page.index("<h2>Recommended")
+    assert isinstance(result["findings"], list)
+    assert all(set(f) >= {"kind", "text", "evidence", "experiment"} for f in result["findings"])
     # Again without --resume: refused, nothing mixed in.
     again = runner.invoke(app, args)
     assert again.exit_code != 0 and "--resume" in again.output

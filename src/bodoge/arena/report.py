@@ -648,10 +648,16 @@ def markdown(summary: dict[str, Any], images: list[Path]) -> str:
 
 
 def write_report(summary: dict[str, Any], records: list[Record], out: Path, plots: bool = True) -> Path:
-    """summary.json, report.md and the plots in `out`; returns the report's path."""
+    """summary.json, report.md, report.html (the same, rendered, its plots embedded: one file to open
+    in a browser) and the plots in `out`; returns the report's path."""
+    from bodoge.arena import html
+
     out.mkdir(parents=True, exist_ok=True)
     (out / "summary.json").write_text(json.dumps(to_json(summary), indent=1, ensure_ascii=False) + "\n")
     images = plot(summary, records, out) if plots and records else []
     path = out / "report.md"
-    path.write_text(markdown(summary, images))
+    text = markdown(summary, images)
+    path.write_text(text)
+    title = f"bodoge sim: {summary['game']}, {summary['players']} players"
+    (out / "report.html").write_text(html.page(title, text, {p.name: p.read_bytes() for p in images}))
     return path
