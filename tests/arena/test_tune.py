@@ -229,3 +229,19 @@ def test_ctrl_c_keeps_the_study_and_writes_the_report(
         len([t for t in json.loads((out / "tune.json").read_text())["trials"] if t["state"] == "complete"])
         >= 2
     )
+
+
+def test_a_range_goal_s_interval_holds_its_mean_when_the_interval_is_wider_than_the_range() -> None:
+    """length=40..60 on a length of 50 [30, 70]: distance 0, interval [0, 10] (its ends lie outside the
+    range, but the interval meets it); the tune report's plot needs low <= mean <= high."""
+    from bodoge.arena import tune as tuning
+    from bodoge.arena.stats import Estimate as E
+
+    goal = tuning.parse_goal("length=40..60")
+    got = goal.measure({"length": E(50.0, 30.0, 70.0, 20), "metrics": {}})
+    assert (got.mean, got.low, got.high) == (0.0, 0.0, 10.0)
+    outside = goal.measure({"length": E(75.0, 70.0, 80.0, 20), "metrics": {}})
+    assert (outside.mean, outside.low, outside.high) == (15.0, 10.0, 20.0)
+    skill = tuning.parse_goal("skill=-0.03..0.03")  # a goal held in a range (issue #35)
+    first = {"agents": [{"win_share": E(0.30, 0.28, 0.32, 20), "fair": 0.25}], "metrics": {}}
+    assert skill.direction == "minimize" and abs(skill.measure(first).mean - 0.02) < 1e-9

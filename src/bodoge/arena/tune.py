@@ -190,9 +190,10 @@ def _distance(name: str, low: float, high: float) -> Callable[[dict[str, Any]], 
         def off(x: float) -> float:
             return max(0.0, low - x, x - high)
 
-        return Estimate(
-            off(est.mean), min(off(est.low), off(est.high)), max(off(est.low), off(est.high)), est.n
-        )
+        # The distances of the points of the interval: from 0 where it meets the range (an interval
+        # wider than the range on both sides has its ends outside, yet its mean may lie inside).
+        nearest = 0.0 if est.low <= high and est.high >= low else min(off(est.low), off(est.high))
+        return Estimate(off(est.mean), nearest, max(off(est.low), off(est.high)), est.n)
 
     return measure
 

@@ -187,9 +187,15 @@ def figures(result: dict[str, Any]) -> list[tuple[str, str]]:
             ax.errorbar(
                 [x for x, _ in numeric],
                 [v["mean"] for _, v in numeric],
-                yerr=[
-                    [v["mean"] - (v["low"] if v["low"] is not None else v["mean"]) for _, v in numeric],
-                    [(v["high"] if v["high"] is not None else v["mean"]) - v["mean"] for _, v in numeric],
+                yerr=[  # never below 0 (a study written before range goals' intervals held their mean)
+                    [
+                        max(0.0, v["mean"] - (v["low"] if v["low"] is not None else v["mean"]))
+                        for _, v in numeric
+                    ],
+                    [
+                        max(0.0, (v["high"] if v["high"] is not None else v["mean"]) - v["mean"])
+                        for _, v in numeric
+                    ],
                 ],
                 fmt="o",
                 capsize=3,
