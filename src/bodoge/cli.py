@@ -35,7 +35,7 @@ from bodoge.core.game import MAX_SEED, Game
 from bodoge.core.options import parse_text
 from bodoge.core.registry import game_class
 from bodoge.core.registry import games as game_names
-from bodoge.errors import BodogeError
+from bodoge.errors import BadOption, BodogeError
 
 MAX_BOT_WORKERS = 64  # processes that run the server's bots
 MAX_BOT_TIME = 600.0  # seconds a server bot may think about one move
@@ -719,7 +719,13 @@ def tune(
 
     def objective(trial: Any) -> list[float]:
         params = tuning.suggest(trial, dims)
-        options = tuning.options_for(game, n, dims, params)
+        try:
+            options = tuning.options_for(game, n, dims, params)
+        except BadOption as exc:  # each end of each range is accepted, not every combination of them
+            trial.set_user_attr("options", params)
+            trial.set_user_attr("refused", str(exc))
+            tuning.constrain(trial, constraints, [1.0] * len(constraints))
+            raise optuna.TrialPruned() from None
         trial.set_user_attr("options", options)
         played = tuning.played_before(the_study, options)
         if played is not None:  # the sampler proposed a variant again: same deals, same numbers

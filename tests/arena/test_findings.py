@@ -335,3 +335,12 @@ def test_sim_prints_and_writes_the_findings(tmp_path: Path) -> None:
     assert set(saved["findings"][0]["text"]) == {"en", "ja"}
     md = (out / "report.md").read_text()
     assert md.index("## Findings") < md.index("## default")  # the findings first
+
+
+def test_an_experiment_s_agent_replaces_a_counterfactual_parameter_rather_than_adding_one() -> None:
+    assert findings.with_param("heuristic", "avoid", "declare") == "heuristic:avoid=declare"
+    assert findings.with_param("ismcts:iterations=50", "avoid", "x") == "ismcts:iterations=50,avoid=x"
+    assert findings.with_param("heuristic:avoid=declare", "avoid", "pass") == "heuristic:avoid=pass"
+    assert (
+        findings.with_param("heuristic:avoid=take,at=return hand/take", "avoid", "x") == "heuristic:avoid=x"
+    )

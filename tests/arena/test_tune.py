@@ -245,3 +245,21 @@ def test_a_range_goal_s_interval_holds_its_mean_when_the_interval_is_wider_than_
     skill = tuning.parse_goal("skill=-0.03..0.03")  # a goal held in a range (issue #35)
     first = {"agents": [{"win_share": E(0.30, 0.28, 0.32, 20), "fair": 0.25}], "metrics": {}}
     assert skill.direction == "minimize" and abs(skill.measure(first).mean - 0.02) < 1e-9
+
+
+def test_a_combination_the_game_refuses_is_a_pruned_trial_not_the_end_of_the_tune(tmp_path: Path) -> None:
+    """Tottarot's max_will must cover turns_per_round: each end alone is accepted, but max_will 2 with
+    4 turns is not. The tune goes on and lists the refused trial with the game's reason (issue #35's
+    findings suggest such spaces)."""
+    out = tmp_path / "tune"
+    args = [
+        "tune", "tottarot", "--players", "3", "--space", "max_will=2..3", "--space", "turns_per_round=3..4",
+        "--goal", "balance", "--trials", "8", "--games", "6", "--jobs", "1", "--seed", "3",
+        "--out", str(out), "--no-progress", "--no-plots",
+    ]  # fmt: skip
+    result = runner.invoke(app, args)
+    assert result.exit_code == 0, result.output
+    trials = json.loads((out / "tune.json").read_text())["trials"]
+    refused = [t for t in trials if "refused" in t]
+    assert refused and all(t["state"] == "pruned" and t["command"] == "" for t in refused)
+    assert "max_will" in refused[0]["refused"]

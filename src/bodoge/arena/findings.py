@@ -106,16 +106,31 @@ def _json(value: Any) -> str:
 
 
 def with_param(spec: str, key: str, value: str) -> str:
-    """An agent spec with one more parameter: 'heuristic' -> 'heuristic:avoid=declare'."""
-    return f"{spec},{key}={value}" if ":" in spec else f"{spec}:{key}={value}"
+    """An agent spec with one more parameter, or that parameter's value replaced:
+    'heuristic' -> 'heuristic:avoid=declare', 'heuristic:avoid=declare' -> 'heuristic:avoid=pass'."""
+    name, colon, rest = spec.partition(":")
+    parts = [p for p in rest.split(",") if p.strip()] if colon else []
+    kept = [p for p in parts if p.partition("=")[0].strip() not in (key, "at")]
+    return f"{name}:{','.join([*kept, f'{key}={value}'])}"
 
 
 def tune_space(game: str, players: int, options: dict[str, Any]) -> list[str]:
-    """A first `--space` for a game: its first three integer options, two either side of their value
-    (within their bounds), and its first boolean option. A start for the designer, who knows better."""
+    """A first `--space` for a game: its first three integer options, up to two either side of their
+    value (each end a value the game accepts with the other options as they are), and its first
+    boolean option. A start for the designer, who knows better. A combination the game refuses is a
+    pruned trial of the tune, not an error."""
     from bodoge.arena.runner import make_game
+    from bodoge.errors import BadOption
 
     made = make_game(game, players, options)
+
+    def accepted(name: str, value: int) -> bool:  # with the other options as they are
+        try:
+            make_game(game, players, {**options, name: value})
+        except BadOption:
+            return False
+        return True
+
     space: list[str] = []
     booleans: list[str] = []
     for spec in type(made).option_specs:
@@ -124,6 +139,10 @@ def tune_space(game: str, players: int, options: dict[str, Any]) -> list[str]:
             booleans.append(f"{spec.name}=true,false")
         elif isinstance(value, int) and spec.lo is not None and spec.hi is not None and len(space) < 3:
             low, high = max(spec.lo, value - 2), min(spec.hi, value + 2)
+            while low < value and not accepted(spec.name, low):
+                low += 1
+            while high > value and not accepted(spec.name, high):
+                high -= 1
             if low < high:
                 space.append(f"{spec.name}={low}..{high}")
     return space + booleans[:1]

@@ -450,7 +450,11 @@ def trial_rows(study: Any, config: TuneConfig) -> list[dict[str, Any]]:
                 "options": t.user_attrs.get("options", {}),
                 "values": t.user_attrs.get("estimates", {}),
                 "feasible": all(c <= 0 for c in t.user_attrs.get("constraints", [])),
-                "command": sim_command(config, t.user_attrs.get("options", {})),
+                # a combination the game refused has no command (its options are the search's names)
+                "command": ""
+                if "refused" in t.user_attrs
+                else sim_command(config, t.user_attrs.get("options", {})),
+                **({"refused": t.user_attrs["refused"]} if "refused" in t.user_attrs else {}),
             }
         )
     return rows
