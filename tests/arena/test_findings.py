@@ -344,3 +344,49 @@ def test_an_experiment_s_agent_replaces_a_counterfactual_parameter_rather_than_a
     assert (
         findings.with_param("heuristic:avoid=take,at=return hand/take", "avoid", "x") == "heuristic:avoid=x"
     )
+
+
+def test_the_option_of_an_action_id_is_cached_only_while_the_game_keeps_it() -> None:
+    import random as random_
+
+    import bodoge
+    from bodoge.arena.choices import _OPTION_OF, _TEXTS_ONLY, ChoiceTally, _game_key
+
+    game = bodoge.make("troika", 3)
+
+    def tallies() -> list[Any]:
+        out = []
+        for seed in range(3):
+            state, rng, tally = game.new_state(seed=seed), random_.Random(seed), ChoiceTally(game)
+            while state.current_player is not None:
+                legal = state.legal_actions()
+                action = rng.choice(legal)
+                tally.decide(state, legal, action)
+                state.apply(action)
+            out.append(tally.to_json())
+        return out
+
+    key = _game_key(game)
+    cached = tallies()
+    _TEXTS_ONLY.add(key)  # every text read: the same counts
+    try:
+        assert tallies() == cached
+    finally:
+        _TEXTS_ONLY.discard(key)
+
+    class Shifty:  # a game whose action 0 is `take` in one state and `draw` in another
+        def __init__(self, text: str) -> None:
+            self.text = text
+
+        def action_text(self, a: int) -> str:
+            return self.text if a == 0 else "return hand 3"
+
+    tally = ChoiceTally(game)
+    _OPTION_OF.pop(tally._key, None)
+    tally._by_id.clear()
+    tally.decide(Shifty("take 5"), [0, 1], 0)  # type: ignore[arg-type]
+    tally.decide(Shifty("draw"), [0, 1], 0)  # type: ignore[arg-type]
+    assert key in _TEXTS_ONLY
+    assert tally.to_json() == {"return hand/take": {"take": [1, 1]}, "draw/return hand": {"draw": [1, 1]}}
+    _TEXTS_ONLY.discard(key)
+    _OPTION_OF.pop(key, None)

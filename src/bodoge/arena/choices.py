@@ -39,6 +39,21 @@ DOMINANT = 0.9
 Z = 1.959963984540054
 
 
+#: Each game's option of each action id, as seen so far ((game, players, options) -> {id: option}):
+#: an action's text costs about as much as applying it, and the option of an id is the same in every
+#: state in the games we know (the kind of action is part of the id). `ChoiceTally` checks that on the
+#: chosen actions of a process's first CHECKED decisions of each game, and reads every text for a game
+#: where it fails.
+_OPTION_OF: dict[str, dict[int, str]] = {}
+_TEXTS_ONLY: set[str] = set()
+_CHECKS: dict[str, int] = {}
+CHECKED = 5000
+
+
+def _game_key(game: Game) -> str:
+    return f"{type(game).__module__}.{type(game).__qualname__}:{game.num_players}:{sorted(game.options.items())!r}"
+
+
 class ChoiceTally:
     """Choices of one game, by kind of decision (see the module docstring)."""
 
@@ -46,6 +61,8 @@ class ChoiceTally:
         self.words = vocabulary(game)
         self.kinds: dict[str, dict[str, list[int]]] = {}
         self._labels: dict[str, str] = {}
+        self._key = _game_key(game)
+        self._by_id = _OPTION_OF.setdefault(self._key, {})
 
     def label(self, text: str) -> str:
         found = self._labels.get(text)
@@ -53,11 +70,31 @@ class ChoiceTally:
             found = self._labels[text] = action_label(text, self.words)
         return found
 
+    def _labels_of(self, state: State, legal: list[int], action: int) -> list[str]:
+        if self._key in _TEXTS_ONLY:
+            return [self.label(state.action_text(a)) for a in legal]
+        known = self._by_id.get(action)
+        checks = _CHECKS.get(self._key, 0)
+        if known is None or checks < CHECKED:
+            _CHECKS[self._key] = checks + 1
+            chosen = self.label(state.action_text(action))
+            if known is not None and known != chosen:  # this game's ids do not fix their option
+                _TEXTS_ONLY.add(self._key)
+                return self._labels_of(state, legal, action)
+            self._by_id[action] = chosen
+        out = []
+        for a in legal:
+            label = self._by_id.get(a)
+            if label is None:
+                label = self._by_id[a] = self.label(state.action_text(a))
+            out.append(label)
+        return out
+
     def decide(self, state: State, legal: list[int], action: int) -> None:
         """`action` is chosen among `legal` at `state` (before it is applied)."""
         if len(legal) < 2 or action not in legal:
             return
-        labels = [self.label(state.action_text(a)) for a in legal]
+        labels = self._labels_of(state, legal, action)
         options = sorted(set(labels))
         if len(options) < 2:
             return
