@@ -35,7 +35,7 @@ from bodoge.core.game import MAX_SEED, Game
 from bodoge.core.options import parse_text
 from bodoge.core.registry import game_class
 from bodoge.core.registry import games as game_names
-from bodoge.errors import BodogeError
+from bodoge.errors import BadOption, BodogeError
 
 MAX_BOT_WORKERS = 64  # processes that run the server's bots
 MAX_BOT_TIME = 600.0  # seconds a server bot may think about one move
@@ -453,8 +453,18 @@ def sim(
     force: Annotated[bool, typer.Option(help="Replace a run already in --out.")] = False,
     progress: Annotated[bool, typer.Option(help="Show a progress bar.")] = True,
     plots: Annotated[bool, typer.Option(help="Draw the report's plots (matplotlib).")] = True,
+    experiments: Annotated[
+        int,
+        typer.Option(
+            callback=_integers(0, 8),
+            help="Play the experiments of this many dominant_choice findings (a counterfactual agent "
+            "that avoids the dominant option, on the same deals, at most 1000 games) and report what "
+            "avoiding it costs in win share; 0: none. See docs/findings.md.",
+        ),
+    ] = 1,
 ) -> None:
-    """Play many games between agents in parallel; print win shares, seats, ratings; write a report."""
+    """Play many games between agents in parallel; print win shares, seats, ratings and findings; write
+    a report (report.md, report.html, summary.json)."""
     import concurrent.futures.process
 
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
@@ -567,6 +577,8 @@ def sim(
     if not records:
         raise typer.Exit(130 if interrupted else 0)
     summary = arena.summarize(records, config)
+    if experiments and not interrupted:
+        _measure_costs(summary, records, config, experiments, workers, backend, address)
     arena.print_summary(summary, console)
     played = len(records) - (first_done[0] if first_done else 0)
     if played > 0:
@@ -707,7 +719,13 @@ def tune(
 
     def objective(trial: Any) -> list[float]:
         params = tuning.suggest(trial, dims)
-        options = tuning.options_for(game, n, dims, params)
+        try:
+            options = tuning.options_for(game, n, dims, params)
+        except BadOption as exc:  # each end of each range is accepted, not every combination of them
+            trial.set_user_attr("options", params)
+            trial.set_user_attr("refused", str(exc))
+            tuning.constrain(trial, constraints, [1.0] * len(constraints))
+            raise optuna.TrialPruned() from None
         trial.set_user_attr("options", options)
         played = tuning.played_before(the_study, options)
         if played is not None:  # the sampler proposed a variant again: same deals, same numbers
@@ -741,15 +759,57 @@ def tune(
         except BodogeError as exc:
             _fail(str(exc))
     outcome = tuning.result(the_study, config)
+    outcome["findings"] = tuning.recommended_findings(outcome, out)
     tune_report.write(outcome, out, plots=plots)
     best = outcome["recommended"]
     if best:
         console.print(f"recommended: trial {best['trial']}: {escape(tuning_options_text(best['options']))}")
         console.print(f"  reproduce: {escape(best['command'])}")
+        for i, f in enumerate(outcome["findings"], 1):
+            console.print(f"  finding {i}. [bold]{escape(f['kind'])}[/bold]: {escape(f['text']['en'])}")
+            console.print(f"     experiment: {escape(f['experiment'])}", soft_wrap=True)
+        if not outcome["findings"]:
+            console.print("  no findings on the recommended trial (docs/findings.md)")
     console.print(f"wrote {escape(_shown(out / 'report.md'))}, report.html and tune.json")
     if interrupted:
         console.print("interrupted: the study is kept; --resume goes on with it")
         raise typer.Exit(130)
+
+
+#: The most games a finding's experiment plays (paired with the run's first games).
+EXPERIMENT_GAMES = 1000
+
+
+def _measure_costs(
+    summary: dict[str, Any],
+    records: list[dict[str, Any]],
+    config: Any,
+    most: int,
+    workers: int,
+    backend: str,
+    address: str | None,
+) -> None:
+    """Play the experiments of the `most` most important dominant_choice findings (arena.findings)."""
+    from dataclasses import replace
+
+    from bodoge import arena
+    from bodoge.arena import findings
+
+    def play(experiment: Any) -> list[dict[str, Any]]:
+        games = min(experiment.games, EXPERIMENT_GAMES)
+        console.print(
+            f"experiment: {escape(experiment.agents[0])} in {games} games (--experiments 0 skips it)",
+            highlight=False,
+            soft_wrap=True,
+        )
+        return arena.run(replace(experiment, games=games), jobs=workers, backend=backend, address=address)
+
+    try:
+        findings.measure_costs(summary["findings"], records, config, play, most=most)
+    except KeyboardInterrupt:
+        console.print("[yellow]Interrupted:[/yellow] the experiment is left out of the findings")
+    except BodogeError as exc:
+        _error_line(f"an experiment could not be played: {exc}")
 
 
 def tuning_options_text(options: dict[str, Any]) -> str:

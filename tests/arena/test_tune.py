@@ -172,7 +172,13 @@ def test_a_tiny_tune_writes_its_files_and_resumes(tmp_path: Path) -> None:
     assert "penalty_points=" in result["recommended"]["command"]
     report = (out / "report.md").read_text()
     assert "## Definitions" in report and "**balance**" in report and "**require tie<0.9**" in report
-    assert (out / "report.html").read_text().startswith("<!doctype html>")
+    page = (out / "report.html").read_text()
+    assert page.startswith("<!doctype html>")
+    # rendered (issue #35): real headings and tables, the findings of the recommended trial first
+    assert "<h2>Findings on the recommended variant" in page and "<table>" in page
+    assert page.index("<h2>Findings") < page.index("<h2>Recommended")
+    assert isinstance(result["findings"], list)
+    assert all(set(f) >= {"kind", "text", "evidence", "experiment"} for f in result["findings"])
     # Again without --resume: refused, nothing mixed in.
     again = runner.invoke(app, args)
     assert again.exit_code != 0 and "--resume" in again.output
@@ -223,3 +229,37 @@ def test_ctrl_c_keeps_the_study_and_writes_the_report(
         len([t for t in json.loads((out / "tune.json").read_text())["trials"] if t["state"] == "complete"])
         >= 2
     )
+
+
+def test_a_range_goal_s_interval_holds_its_mean_when_the_interval_is_wider_than_the_range() -> None:
+    """length=40..60 on a length of 50 [30, 70]: distance 0, interval [0, 10] (its ends lie outside the
+    range, but the interval meets it); the tune report's plot needs low <= mean <= high."""
+    from bodoge.arena import tune as tuning
+    from bodoge.arena.stats import Estimate as E
+
+    goal = tuning.parse_goal("length=40..60")
+    got = goal.measure({"length": E(50.0, 30.0, 70.0, 20), "metrics": {}})
+    assert (got.mean, got.low, got.high) == (0.0, 0.0, 10.0)
+    outside = goal.measure({"length": E(75.0, 70.0, 80.0, 20), "metrics": {}})
+    assert (outside.mean, outside.low, outside.high) == (15.0, 10.0, 20.0)
+    skill = tuning.parse_goal("skill=-0.03..0.03")  # a goal held in a range (issue #35)
+    first = {"agents": [{"win_share": E(0.30, 0.28, 0.32, 20), "fair": 0.25}], "metrics": {}}
+    assert skill.direction == "minimize" and abs(skill.measure(first).mean - 0.02) < 1e-9
+
+
+def test_a_combination_the_game_refuses_is_a_pruned_trial_not_the_end_of_the_tune(tmp_path: Path) -> None:
+    """Tottarot's max_will must cover turns_per_round: each end alone is accepted, but max_will 2 with
+    4 turns is not. The tune goes on and lists the refused trial with the game's reason (issue #35's
+    findings suggest such spaces)."""
+    out = tmp_path / "tune"
+    args = [
+        "tune", "tottarot", "--players", "3", "--space", "max_will=2..3", "--space", "turns_per_round=3..4",
+        "--goal", "balance", "--trials", "8", "--games", "6", "--jobs", "1", "--seed", "3",
+        "--out", str(out), "--no-progress", "--no-plots",
+    ]  # fmt: skip
+    result = runner.invoke(app, args)
+    assert result.exit_code == 0, result.output
+    trials = json.loads((out / "tune.json").read_text())["trials"]
+    refused = [t for t in trials if "refused" in t]
+    assert refused and all(t["state"] == "pruned" and t["command"] == "" for t in refused)
+    assert "max_will" in refused[0]["refused"]

@@ -3,6 +3,7 @@
     bodoge.agents.make("random")
     bodoge.agents.make("ismcts", iterations=2000)
     bodoge.agents.make("ismcts:iterations=2000,rollout=heuristic")
+    bodoge.agents.make("heuristic:avoid=declare")   # counterfactual: any agent, some actions avoided
 
 Every agent is `act(game, view, rng) -> int` and sees only `view(seat)`.
 """
@@ -13,7 +14,9 @@ import functools
 from collections.abc import Callable
 from typing import Any
 
+from bodoge.agents import counterfactual
 from bodoge.agents.base import Agent, legal_ids
+from bodoge.agents.counterfactual import CounterfactualAgent
 from bodoge.agents.heuristic import HeuristicAgent
 from bodoge.agents.ismcts import ISMCTSAgent
 from bodoge.agents.random_agent import RandomAgent
@@ -48,15 +51,20 @@ def parse_spec(spec: str) -> tuple[str, dict[str, Any]]:
 
 
 def make(spec: str, **params: Any) -> Agent:
-    """An agent from its name or spec string, with keyword parameters added."""
+    """An agent from its name or spec string, with keyword parameters added. Any agent takes
+    `prefer=` and `avoid=` besides its own parameters (`bodoge.agents.counterfactual`)."""
     name, parsed = parse_spec(spec)
     if name not in _FACTORIES:
         raise BadOption("agent", spec, "one of " + ", ".join(names()))
     parsed.update(params)
+    wrapping = {k: parsed.pop(k) for k in counterfactual.PARAMETERS if k in parsed}
     try:
-        return _FACTORIES[name](**parsed)
+        inner = _FACTORIES[name](**parsed)
     except TypeError as exc:
-        raise BadOption("agent", spec, f"parameters that {name} takes", str(exc)) from None
+        raise BadOption(
+            "agent", spec, f"parameters that {name} takes (and prefer=, avoid= for any agent)", str(exc)
+        ) from None
+    return counterfactual.wrap(inner, spec.strip(), wrapping)
 
 
 @functools.lru_cache(maxsize=256)
@@ -74,6 +82,7 @@ def reads_log(spec: str) -> bool:
 
 __all__ = [
     "Agent",
+    "CounterfactualAgent",
     "HeuristicAgent",
     "ISMCTSAgent",
     "RandomAgent",

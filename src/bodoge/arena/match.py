@@ -9,6 +9,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from bodoge.agents.base import Agent
+from bodoge.arena.choices import ChoiceTally
 from bodoge.arena.quality import Trace
 from bodoge.core.game import Game, State
 
@@ -25,6 +26,7 @@ class MatchResult:
     decisions: list[int] = field(default_factory=list)  # decisions each seat took
     seconds: list[float] = field(default_factory=list)  # each seat's thinking time, in total
     quality: dict[str, float] = field(default_factory=dict)  # `arena.quality` numbers of the game
+    choices: dict[str, dict[str, list[int]]] = field(default_factory=dict)  # `arena.choices` of the game
     state: State | None = field(default=None, repr=False)  # the final state (not sent between processes)
 
 
@@ -47,14 +49,17 @@ def play_match(
     seconds = [0.0] * n
     clock = time.perf_counter
     trace = Trace()
+    tally = ChoiceTally(game)
     trace.see(0, state.scores())
     while state.current_player is not None:
         seat = state.current_player
-        trace.decide(len(state.legal_actions()))  # (computed here, kept for the agent's view)
+        legal = state.legal_actions()
+        trace.decide(len(legal))  # (computed here, kept for the agent's view)
         start = clock()
         action = agents[seat].act(game, state.lazy_view(seat), rngs[seat])
         seconds[seat] += clock() - start
         decisions[seat] += 1
+        tally.decide(state, legal, action)
         state.apply(action, seat=seat)
         trace.see(len(state.history), state.scores())
     winners = state.winners()
@@ -69,5 +74,6 @@ def play_match(
         decisions=decisions,
         seconds=seconds,
         quality=trace.numbers(len(state.history), winners, n),
+        choices=tally.to_json(),
         state=state,
     )

@@ -67,7 +67,10 @@ GAME_HEADER = ["", "mean (95% CI)"]
 COMPARISON_HEADER = ["quantity", "difference [CI]", "p (Holm)"]
 SKILL_HEADER = ["rank", "agent", "win share (95% CI)", "ahead of the next by [CI]", "p (Holm)"]
 LUCK_HEADER = ["weaker agent", "stronger agent", "upset rate (95% CI)", "decided meetings"]
+CHOICE_HEADER = ["decision (options offered)", "decisions", "games", "chosen (share, 95% CI)"]
 LENGTH = "game length (actions)"
+DEAD = "dead decisions"
+END = "ended by"
 FIRST_PLAYER = "first-player advantage (seat 0 − fair share)"
 BALANCE = "balance (largest seat gap from the fair share)"
 
@@ -109,6 +112,19 @@ def seat_test_text(variant: dict[str, Any]) -> str:
     )
 
 
+def choice_rows(variant: dict[str, Any]) -> list[list[str]]:
+    """Each kind of decision with the options' shares (▲: dominant, arena.choices)."""
+    rows = []
+    for kind, k in variant.get("choices", {}).items():
+        shares = ", ".join(
+            f"{option} {o['share'].mean:.3f} [{o['share'].low:.3f}, {o['share'].high:.3f}]"
+            + (" ▲" if o["dominant"] else "")
+            for option, o in k["options"].items()
+        )
+        rows.append([kind, str(k["decisions"]), str(k["games"]), shares])
+    return rows
+
+
 def game_rows(variant: dict[str, Any]) -> list[list[str]]:
     rows = [
         [LENGTH, variant["length"].text(1)],
@@ -116,6 +132,10 @@ def game_rows(variant: dict[str, Any]) -> list[list[str]]:
     ]
     if "balance" in variant:  # summaries written before it had none
         rows.append([BALANCE, variant["balance"].text(3)])
+    if isinstance(variant.get("dead_decisions"), Estimate) and variant["dead_decisions"].n:
+        rows.append([DEAD, variant["dead_decisions"].text(3)])
+    for reason, est in variant.get("ends", {}).items():
+        rows.append([f"{END} {reason}", est.text(3)])
     for name, est in variant["metrics"].items():
         rows.append([name, est.text(3)])
     return rows
@@ -249,6 +269,17 @@ GLOSSARY: dict[str, str] = {
     FIRST_PLAYER: "seat 0's win share minus the fair share 1/n; seat 0 starts the game",
     BALANCE: "the largest gap between any seat's win share and the fair share 1/n, with that seat's "
     "interval around it: 0 when every seat wins as often (bodoge tune's `balance` goal)",
+    DEAD: "the share of a game's decisions that are forced (one legal action) or settled (the single "
+    "action of an option the agents choose at least 90% of the time at that kind of decision, "
+    "arena/choices.py); the dead_decisions finding's number",
+    "ended by REASON": "the share of games that ended for that reason, in the game's words "
+    "(Hangover: hands_empty, no_active_player, one_active_player; HO-4.8)",
+    "decision (options offered)": "a kind of decision: the options (kinds of action, in the game's "
+    "action words) its legal actions offered, when they were of two or more options",
+    "decisions": "how many decisions of that kind the agents took, over all games",
+    "games": "in how many games that kind of decision came up",
+    "chosen (share, 95% CI)": "each option's share of those decisions, with its interval (deal as the "
+    "unit, Wilson's on the effective number of decisions); ▲ dominant: the whole interval above 0.9",
     "quantity": "what is compared between a variant and the baseline",
     "difference [CI]": "the quantity under the variant minus under the baseline on the same deals "
     "and seats, with the interval stated above the table",
@@ -279,13 +310,17 @@ def glossary_key(name: str) -> str:
         return "score of seat N"
     if name.startswith("win share of ") and name not in GLOSSARY:
         return "win share of AGENT"
+    if name.startswith(END + " "):
+        return "ended by REASON"
     return name
 
 
 def names_shown(summary: dict[str, Any]) -> list[str]:
     """Every name the report's tables and sentences show (headers, quantities, tests), once each."""
     names = list(AGENT_HEADER) + list(SEAT_HEADER) + ["seat-balance test"] + GAME_HEADER[1:]
-    names += [row[0] for v in summary["variants"] for row in game_rows(v)]
+    names += [glossary_key(row[0]) for v in summary["variants"] for row in game_rows(v)]
+    if any(v.get("choices") for v in summary["variants"]):
+        names += CHOICE_HEADER
     if any(v.get("skill") for v in summary["variants"]):
         names += SKILL_HEADER + LUCK_HEADER
     if summary["comparisons"]:
@@ -298,6 +333,58 @@ def meanings(summary: dict[str, Any]) -> list[tuple[str, str]]:
     """(name, meaning) for every name the report shows; a name without a meaning is a bug, and says so."""
     known = {**GLOSSARY, **definitions(summary["game"])}
     return [(name, known.get(name, "(no definition: please report this)")) for name in names_shown(summary)]
+
+
+FINDINGS_NOTE = (
+    "Findings: what the numbers mean for the design, most important first, each reported only where "
+    "its 95% interval lies past its threshold (docs/findings.md), with a command that tests it."
+)
+NO_FINDINGS = "No findings: no number of this run lies clearly past a finding's threshold (docs/findings.md)."
+
+
+def finding_heading(finding: dict[str, Any], several: bool) -> str:
+    """'dominant_choice' or, in a run of several variants, 'dominant_choice (vp_just=4)'."""
+    return finding["kind"] + (f" ({finding['label']})" if several else "")
+
+
+def print_findings(summary: dict[str, Any], console: Console) -> None:
+    found = summary.get("findings") or []
+    several = len(summary["variants"]) > 1
+    if not found:
+        console.print(escape(NO_FINDINGS), highlight=False)
+        return
+    console.print("[bold]" + escape(FINDINGS_NOTE) + "[/bold]", highlight=False)
+    for i, f in enumerate(found, 1):
+        console.print(
+            f"{i}. [bold]{escape(finding_heading(f, several))}[/bold]: {escape(f['text']['en'])}",
+            highlight=False,
+        )
+        console.print(f"   experiment: {escape(f['experiment'])}", highlight=False, soft_wrap=True)
+
+
+def findings_markdown(summary: dict[str, Any], lang: str = "en") -> list[str]:
+    """The findings as a Markdown section: each a numbered paragraph, its evidence, its command."""
+    found = summary.get("findings") or []
+    several = len(summary["variants"]) > 1
+    lines = ["## Findings", ""]
+    if not found:
+        return [*lines, NO_FINDINGS, ""]
+    lines += [FINDINGS_NOTE, ""]
+    for i, f in enumerate(found, 1):
+        lines += [f"{i}. **{finding_heading(f, several)}**: {f['text'][lang]}", ""]
+        evidence = "; ".join(f"{name} {_evidence_text(value)}" for name, value in f["evidence"].items())
+        lines += [f"   Evidence: {evidence}.", "", "   ```sh", f"   {f['experiment']}", "   ```", ""]
+    return lines
+
+
+def _evidence_text(value: Any) -> str:
+    if isinstance(value, Estimate):
+        if math.isnan(value.low):
+            return f"{value.mean:.3f}"
+        return f"{value.mean:.3f} [{value.low:.3f}, {value.high:.3f}]"
+    if isinstance(value, float):
+        return f"{value:.3g}"
+    return str(value)
 
 
 def print_summary(summary: dict[str, Any], console: Console) -> None:
@@ -324,6 +411,7 @@ def print_summary(summary: dict[str, Any], console: Console) -> None:
     for name, meaning in meanings(summary):
         table.add_row(escape(name), escape(meaning))
     console.print(table)
+    print_findings(summary, console)  # last: what a designer reads first is what the terminal shows last
 
 
 def _print_table(console: Console, header: list[str], rows: list[list[str]], title: str) -> None:
@@ -499,6 +587,7 @@ def markdown(summary: dict[str, Any], images: list[Path]) -> str:
     ]
     for warning in summary.get("warnings", []):
         lines += [f"> **Warning:** {warning}.", ""]
+    lines += findings_markdown(summary)
     names = {p.name for p in images}
     for variant in summary["variants"]:
         suffix = "" if len(summary["variants"]) == 1 else f"_v{variant['variant']}"
@@ -518,6 +607,13 @@ def markdown(summary: dict[str, Any], images: list[Path]) -> str:
             _md_table(GAME_HEADER, game_rows(variant)),
             "",
         ]
+        if variant.get("choices"):
+            lines += [
+                "### Choices by kind of decision",
+                "",
+                _md_table(CHOICE_HEADER, choice_rows(variant)),
+                "",
+            ]
         if variant.get("skill"):
             lines += [
                 "### Skill and luck",
@@ -552,10 +648,16 @@ def markdown(summary: dict[str, Any], images: list[Path]) -> str:
 
 
 def write_report(summary: dict[str, Any], records: list[Record], out: Path, plots: bool = True) -> Path:
-    """summary.json, report.md and the plots in `out`; returns the report's path."""
+    """summary.json, report.md, report.html (the same, rendered, its plots embedded: one file to open
+    in a browser) and the plots in `out`; returns the report's path."""
+    from bodoge.arena import html
+
     out.mkdir(parents=True, exist_ok=True)
     (out / "summary.json").write_text(json.dumps(to_json(summary), indent=1, ensure_ascii=False) + "\n")
     images = plot(summary, records, out) if plots and records else []
     path = out / "report.md"
-    path.write_text(markdown(summary, images))
+    text = markdown(summary, images)
+    path.write_text(text)
+    title = f"bodoge sim: {summary['game']}, {summary['players']} players"
+    (out / "report.html").write_text(html.page(title, text, {p.name: p.read_bytes() for p in images}))
     return path

@@ -22,7 +22,8 @@ depends only on its (variant, index): a serial run, the process pool and Ray giv
 **Files.** `out/run.json` (the configuration) and `out/games.jsonl`, one line per finished game, in
 the order they finish. Each line is a `bodoge-record/1` (so `bodoge.replay(line)` rebuilds the game)
 plus an `arena` object: index, variant, deal, rotation, the agents by seat, returns, length,
-decisions, thinking seconds, wall-clock seconds and game metrics. Every finished game is written at once, so an
+decisions, thinking seconds, wall-clock seconds, game metrics, the choices by kind of decision
+(`arena.choices`) and how the game ended (`metrics.end_reason`). Every finished game is written at once, so an
 interrupted run keeps them all; `resume=True` reads them back and plays only the games still missing
 (a half-written last line is dropped).
 """
@@ -50,7 +51,7 @@ import bodoge
 from bodoge import agents as agent_registry
 from bodoge.agents.base import Agent
 from bodoge.arena.match import play_match
-from bodoge.arena.metrics import game_metrics
+from bodoge.arena.metrics import end_reason, game_metrics
 from bodoge.core.game import MAX_SEED, Game
 from bodoge.errors import BadOption, BadRecord, BodogeError
 
@@ -206,6 +207,8 @@ def play_game(config: SimConfig, variant: int, index: int) -> dict[str, Any]:
         "seconds": [round(s, 4) for s in result.seconds],
         "wall": round(wall, 4),
         "metrics": {**game_metrics(result.state), **result.quality},
+        "choices": result.choices,
+        "end": end_reason(result.state),
     }
     return record
 

@@ -10,7 +10,10 @@ mean of its seats' updates. **Variant differences** are paired: the same game (d
 under the variant minus under the first variant, clustered by deal. With several variants, each
 quantity is compared with the baseline once per variant: those comparisons are one family, with
 Bonferroni intervals (1 − 0.05/m for m variants besides the baseline) and Holm-adjusted p-values.
-**Seat balance**, **skill** and **luck** are `bodoge.arena.balance`'s.
+**Seat balance**, **skill** and **luck** are `bodoge.arena.balance`'s; **choices** (by kind of
+decision) and **dead decisions** are `bodoge.arena.choices`'s; **ends** is the share of games that
+ended for each reason (`metrics.end_reason`), and **findings** (`bodoge.arena.findings`) say what
+all this means for the design.
 """
 
 from __future__ import annotations
@@ -19,7 +22,7 @@ import math
 from collections.abc import Hashable
 from typing import Any
 
-from bodoge.arena import balance
+from bodoge.arena import balance, choices, findings
 from bodoge.arena.stats import (
     Estimate,
     bonferroni_confidence,
@@ -112,6 +115,8 @@ def summarize_variant(records: list[Record], players: int) -> dict[str, Any]:
         )
     metric_names = sorted({k for r in records for k in r["arena"].get("metrics", {})})
     ladder = balance.skill(records, n)
+    picked = choices.summarize(records)
+    reasons = sorted({r["arena"]["end"] for r in records if r["arena"].get("end") is not None})
     return {
         "seat_balance": balance.seat_balance(records, n),
         "skill": ladder,
@@ -134,6 +139,14 @@ def summarize_variant(records: list[Record], players: int) -> dict[str, Any]:
                 if m in r["arena"].get("metrics", {})
             )
             for m in metric_names
+        },
+        "choices": picked["kinds"],
+        "dead_decisions": picked["dead"],
+        "ends": {
+            reason: clustered_mean_ci(
+                (r["arena"]["deal"], 1.0 if r["arena"].get("end") == reason else 0.0) for r in records
+            )
+            for reason in reasons
         },
     }
 
@@ -219,7 +232,7 @@ def summarize(records: list[Record], config: Any) -> dict[str, Any]:
                 }
             )
         _adjust(comparisons)
-    return {
+    summary = {
         "warnings": warnings(variants, comparisons) + _seat_warnings(config),
         "game": config.game,
         "players": n,
@@ -231,6 +244,8 @@ def summarize(records: list[Record], config: Any) -> dict[str, Any]:
         "variants": variants,
         "comparisons": comparisons,
     }
+    summary["findings"] = findings.for_summary(summary, config)
+    return summary
 
 
 def _adjust(comparisons: list[dict[str, Any]]) -> None:

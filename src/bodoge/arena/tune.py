@@ -181,8 +181,8 @@ def _metric(name: str) -> Callable[[dict[str, Any]], Estimate]:
 
 
 def _distance(name: str, low: float, high: float) -> Callable[[dict[str, Any]], Estimate]:
-    """How far a number's mean lies outside [low, high] (0 inside)."""
-    inner = _metric(name)
+    """How far a number's mean (or a goal's: balance, skill, drama) lies outside [low, high] (0 inside)."""
+    inner = GOALS[name][2] if name in GOALS else _metric(name)
 
     def measure(summary: dict[str, Any]) -> Estimate:
         est = inner(summary)
@@ -190,14 +190,15 @@ def _distance(name: str, low: float, high: float) -> Callable[[dict[str, Any]], 
         def off(x: float) -> float:
             return max(0.0, low - x, x - high)
 
-        return Estimate(
-            off(est.mean), min(off(est.low), off(est.high)), max(off(est.low), off(est.high)), est.n
-        )
+        # The distances of the points of the interval: from 0 where it meets the range (an interval
+        # wider than the range on both sides has its ends outside, yet its mean may lie inside).
+        nearest = 0.0 if est.low <= high and est.high >= low else min(off(est.low), off(est.high))
+        return Estimate(off(est.mean), nearest, max(off(est.low), off(est.high)), est.n)
 
     return measure
 
 
-GOALS = {
+GOALS: dict[str, tuple[str, str, Callable[[dict[str, Any]], Estimate]]] = {
     "balance": (
         "minimize",
         "the largest gap between any seat's win share and the fair share 1/n (0: every seat wins as often)",
@@ -218,7 +219,8 @@ GOALS = {
 
 
 def parse_goal(text: str) -> Goal:
-    """`balance`, `skill`, `drama`, or `NUMBER=lo..hi` (e.g. `length=40..60`, `minutes=15..25`)."""
+    """`balance`, `skill`, `drama`, or `NUMBER=lo..hi` (e.g. `length=40..60`, `minutes=15..25`, and
+    the three goals too: `skill=-0.03..0.03`, the first agent neither ahead nor behind)."""
     if text in GOALS:
         direction, definition, measure = GOALS[text]
         return Goal(text, direction, definition, measure)
@@ -448,10 +450,41 @@ def trial_rows(study: Any, config: TuneConfig) -> list[dict[str, Any]]:
                 "options": t.user_attrs.get("options", {}),
                 "values": t.user_attrs.get("estimates", {}),
                 "feasible": all(c <= 0 for c in t.user_attrs.get("constraints", [])),
-                "command": sim_command(config, t.user_attrs.get("options", {})),
+                # a combination the game refused has no command (its options are the search's names)
+                "command": ""
+                if "refused" in t.user_attrs
+                else sim_command(config, t.user_attrs.get("options", {})),
+                **({"refused": t.user_attrs["refused"]} if "refused" in t.user_attrs else {}),
             }
         )
     return rows
+
+
+def recommended_findings(outcome: dict[str, Any], out: Path) -> list[dict[str, Any]]:
+    """The findings (`arena.findings`) of the recommended trial, read back from its games; [] if none.
+    They carry no measured cost: a tune plays no experiments (its report gives their commands)."""
+    from bodoge.arena.findings import for_summary
+    from bodoge.arena.runner import load_records
+    from bodoge.arena.summary import summarize, to_json
+
+    best = outcome.get("recommended")
+    if not best:
+        return []
+    config = outcome["config"]
+    records = load_records(out / "trials" / f"{best['trial']:04d}" / "games.jsonl")
+    if not records:
+        return []
+    sim = SimConfig(
+        game=config["game"],
+        players=config["players"],
+        agents=list(config["agents"]),
+        games=config["games"],
+        seed=config["seed"],
+        variants=[best["options"]],
+    )
+    summary = summarize(records, sim)
+    found: list[dict[str, Any]] = to_json(for_summary(summary, sim))
+    return found
 
 
 def result(study: Any, config: TuneConfig) -> dict[str, Any]:

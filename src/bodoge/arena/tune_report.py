@@ -1,15 +1,17 @@
-"""What `bodoge tune` writes: `tune.json` (everything), `report.md` (the Pareto set, the recommended
-variant and how to reproduce it, every goal defined) and a self-contained `report.html` (the same, with
-its plots embedded: the Pareto front, and each goal against each option)."""
+"""What `bodoge tune` writes: `tune.json` (everything), `report.md` (the findings on the recommended
+variant, the variant and how to reproduce it, the Pareto set, every goal defined) and a self-contained
+`report.html` (the same rendered, with its plots embedded beside the tables they show: the Pareto
+front after the Pareto set, each goal against each option after the trials)."""
 
 from __future__ import annotations
 
 import base64
-import html
 import io
 import json
 from pathlib import Path
 from typing import Any
+
+from bodoge.arena import html
 
 
 def write(result: dict[str, Any], out: Path, plots: bool = True) -> None:
@@ -46,7 +48,39 @@ def _table(result: dict[str, Any], trials: list[dict[str, Any]]) -> list[str]:
     return lines
 
 
-def report_md(result: dict[str, Any]) -> str:
+def _findings(result: dict[str, Any]) -> list[str]:
+    found = result.get("findings")
+    best = result.get("recommended")
+    if not best:
+        return []
+    lines = [f"## Findings on the recommended variant (trial {best['trial']})", ""]
+    if not found:
+        return [
+            *lines,
+            "No findings: no number of its games lies clearly past a finding's threshold (docs/findings.md).",
+            "",
+        ]
+    lines += [
+        "What its numbers mean for the design, most important first, each only where its 95% interval "
+        "lies past its threshold (docs/findings.md). A tune plays no experiments: run a finding's "
+        "command to test it.",
+        "",
+    ]
+    for i, f in enumerate(found, 1):
+        lines += [
+            f"{i}. **{f['kind']}**: {f['text']['en']}",
+            "",
+            "   ```sh",
+            f"   {f['experiment']}",
+            "   ```",
+            "",
+        ]
+    return lines
+
+
+def report_md(result: dict[str, Any], figures: dict[str, list[str]] | None = None) -> str:
+    """The report; `figures` puts images (Markdown lines) after a section: 'pareto', 'trials'."""
+    figures = figures or {}
     config = result["config"]
     trials = result["trials"]
     done = [t for t in trials if t["state"] == "complete"]
@@ -63,6 +97,7 @@ def report_md(result: dict[str, Any]) -> str:
         "listed once.",
         "",
     ]
+    lines += _findings(result)
     recommended = result.get("recommended")
     if recommended:
         lines += [
@@ -86,8 +121,10 @@ def report_md(result: dict[str, Any]) -> str:
         "",
     ]
     lines += _table(result, front)
+    lines += ["", *figures.get("pareto", [])]
     lines += ["", "## Every trial", ""]
     lines += _table(result, sorted(trials, key=lambda t: t["trial"]))
+    lines += ["", *figures.get("trials", [])]
     lines += ["", "## Definitions", ""]
     for goal in result["goals"]:
         lines.append(f"- **{goal['name']}** ({goal['direction']}): {goal['definition']}.")
@@ -150,9 +187,15 @@ def figures(result: dict[str, Any]) -> list[tuple[str, str]]:
             ax.errorbar(
                 [x for x, _ in numeric],
                 [v["mean"] for _, v in numeric],
-                yerr=[
-                    [v["mean"] - (v["low"] if v["low"] is not None else v["mean"]) for _, v in numeric],
-                    [(v["high"] if v["high"] is not None else v["mean"]) - v["mean"] for _, v in numeric],
+                yerr=[  # never below 0 (a study written before range goals' intervals held their mean)
+                    [
+                        max(0.0, v["mean"] - (v["low"] if v["low"] is not None else v["mean"]))
+                        for _, v in numeric
+                    ],
+                    [
+                        max(0.0, (v["high"] if v["high"] is not None else v["mean"]) - v["mean"])
+                        for _, v in numeric
+                    ],
                 ],
                 fmt="o",
                 capsize=3,
@@ -176,19 +219,11 @@ def _flat(options: dict[str, Any]) -> dict[str, Any]:
 
 
 def report_html(result: dict[str, Any], images: list[tuple[str, str]]) -> str:
-    """One file, nothing fetched: the report's Markdown as preformatted text, then the plots."""
-    parts = [
-        "<!doctype html><html lang='en'><head><meta charset='utf-8'>",
-        f"<title>{html.escape('bodoge tune: ' + result['config']['game'])}</title>",
-        "<style>body{font-family:system-ui,sans-serif;margin:1.5rem;max-width:1100px}"
-        "pre{white-space:pre-wrap;background:#f6f3ec;padding:1rem;border-radius:6px}"
-        "figure{display:inline-block;margin:0.5rem}</style></head><body>",
-        f"<pre>{html.escape(report_md(result))}</pre>",
-    ]
+    """One file, nothing fetched: the report rendered (markdown-it-py), the Pareto front beside the
+    Pareto set and each goal against each option after the trials."""
+    placed: dict[str, list[str]] = {"pareto": [], "trials": []}
     for title, data in images:
-        parts.append(
-            f"<figure><img alt='{html.escape(title)}' src='data:image/png;base64,{data}'>"
-            f"<figcaption>{html.escape(title)}</figcaption></figure>"
-        )
-    parts.append("</body></html>\n")
-    return "".join(parts)
+        where = "pareto" if title == "Pareto front" else "trials"
+        placed[where].append(f"![{title}](data:image/png;base64,{data})")
+    placed = {k: [" ".join(v)] if v else [] for k, v in placed.items()}  # side by side
+    return html.page("bodoge tune: " + result["config"]["game"], report_md(result, placed))
