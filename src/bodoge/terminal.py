@@ -280,7 +280,7 @@ def _columns(items: list[str], width: int) -> str:
 def record_so_far(state: State) -> dict[str, Any]:
     """The record of the actions taken so far, rebuilt by replaying them on a new state: an interrupt
     may have stopped `apply` halfway, and the record must replay all the same."""
-    fresh = state.game.new_state(seed=state.seed, deck=state.deck)
+    fresh = state.game.new_state(seed=state.seed, deck=state.deck, rules_version=state.rules_version)
     for action in list(state.history):
         try:
             fresh.apply(action)

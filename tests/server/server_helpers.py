@@ -48,7 +48,9 @@ def roundtrip(value: Any) -> Any:
 def states_along(record: dict[str, Any]) -> list[State]:
     """The state after each prefix of the record's actions: [start, after 1 action, ...]."""
     game = bodoge.make(record["game"], record["players"], **record["options"])
-    state = game.new_state(seed=record["seed"], deck=record.get("deck"))
+    state = game.new_state(
+        seed=record["seed"], deck=record.get("deck"), rules_version=record["rules_version"]
+    )
     out = [state.clone()]
     for action in record["actions"]:
         state.apply(action)

@@ -4,7 +4,7 @@ A game subclasses both. The base classes own what is the same for every game —
 seeded chance, legality checks on `apply`, action texts and parsing, records, the common part of
 views, the kept log — so that a game's `rules.py` holds only its rules:
 
-- `Game`: `name`, `title`, `rules_version`, `min_players`/`max_players`, `option_specs`,
+- `Game`: `name`, `title`, `rules_version` (and `replays_versions`), `min_players`/`max_players`, `option_specs`,
   `state_class`, `num_actions`, `prepare()`, `max_game_length()`;
 - `State`: `setup()`, `_legal_actions()`, `_apply(a)`, `action_text(a)`, `scores()`, `winners()`,
   `check_invariants()`, `_copy_mutables(other)` (for `clone`).
@@ -50,7 +50,14 @@ class Game:
 
     name: ClassVar[str]
     title: ClassVar[dict[str, str]]  # {"en": ..., "ja": ...}
+    #: The rules version new games are played by and their records say. A change to the rules that
+    #: would replay a record differently (a deal, a legal action) bumps it.
     rules_version: ClassVar[int] = 1
+    #: Every rules version whose records this code replays, `rules_version` among them (by default
+    #: only it). A record replays forever (docs/protocol.md, Records): when a game bumps its version,
+    #: the old one stays here and the state of an old record plays by it (`State.rules_version`), its
+    #: difference kept beside the new code.
+    replays_versions: ClassVar[tuple[int, ...]] = (1,)
     min_players: ClassVar[int]
     max_players: ClassVar[int]
     default_players: ClassVar[int]
@@ -58,6 +65,16 @@ class Game:
     state_class: ClassVar[type[State]]
 
     num_actions: int  # size of the fixed integer action space; set by the subclass
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        if "rules_version" in cls.__dict__ and "replays_versions" not in cls.__dict__:
+            cls.replays_versions = (cls.rules_version,)
+        if cls.rules_version not in cls.replays_versions:
+            raise TypeError(
+                f"{cls.__qualname__}: replays_versions {cls.replays_versions} must hold its rules_version "
+                f"{cls.rules_version}, which new games are played by"
+            )
 
     def __init__(self, /, players: int | None = None, **options: Any) -> None:
         if players is None:
@@ -141,11 +158,13 @@ class Game:
         loaded: dict[str, Any] = marshal.loads(self._options_json)
         return loaded
 
-    def new_state(self, seed: int | None = None, deck: Any = None) -> State:
-        """The start of a game. Same seed (and deck) -> the same game, bit for bit.
+    def new_state(self, seed: int | None = None, deck: Any = None, rules_version: int | None = None) -> State:
+        """The start of a game. Same seed (and deck, and rules version) -> the same game, bit for bit.
 
         `deck` stacks the first round's chance outcomes as the game's spec §3 describes (codes, top
-        first); a game without stacking support rejects it.
+        first); a game without stacking support rejects it. `rules_version`: one of
+        `replays_versions`, to replay a record of an older version (`bodoge.replay`, the server's
+        tables); by default the current `rules_version`, which every new game is played by.
         """
         if seed is None:
             seed = secrets.randbits(63)
@@ -153,8 +172,17 @@ class Game:
             seed = opts.bounded(opts.as_int(seed), 0, MAX_SEED)
         except ValueError as exc:
             raise BadOption("seed", seed, f"an integer from 0 to {MAX_SEED}", str(exc)) from None
+        if rules_version is None:
+            rules_version = self.rules_version
+        elif type(rules_version) is not int or rules_version not in self.replays_versions:
+            raise BadOption(
+                "rules_version",
+                rules_version,
+                f"one of the rules versions {self.name} replays ({', '.join(map(str, self.replays_versions))})",
+                "this bodoge does not know that version",
+            )
         state = self.state_class.__new__(self.state_class)
-        state._init(self, seed, deck)
+        state._init(self, seed, deck, rules_version)
         return state
 
     def blank_state(self, rng: random.Random) -> State:
@@ -163,6 +191,7 @@ class Game:
         state.game = self
         state.seed = None
         state.deck = None
+        state.rules_version = self.rules_version  # a sample's future chance: the current rules' own
         state._rng = None  # made at first use (see State.rng)
         state._rng_seed = rng.getrandbits(64)
         state.history = []
@@ -234,6 +263,9 @@ class State:
     game: Game
     seed: int | None
     deck: Any
+    #: The rules version this game is played by (one of `game.replays_versions`): the current one,
+    #: or an older one where an older record is replayed. Its record and views say it.
+    rules_version: int
     _rng: random.Random | None
     _rng_seed: int | None
     history: list[int]
@@ -244,10 +276,11 @@ class State:
     _log_cache: dict[int | None, tuple[int, tuple[dict[str, Any], ...]]] | None
     _log_shared: bool
 
-    def _init(self, game: Game, seed: int | None, deck: Any) -> None:
+    def _init(self, game: Game, seed: int | None, deck: Any, rules_version: int) -> None:
         self.game = game
         self.seed = seed
         self.deck = deck
+        self.rules_version = rules_version
         self._rng = random.Random(seed)
         self._rng_seed = None
         self.history = []
@@ -261,7 +294,8 @@ class State:
     # -- what a game defines --------------------------------------------------------------------
 
     def setup(self) -> None:
-        """Deal and set up the game (using `self.rng`, or `self.deck` when stacked)."""
+        """Deal and set up the game (using `self.rng`, or `self.deck` when stacked; by the rules of
+        `self.rules_version` where a game replays older versions)."""
         raise NotImplementedError
 
     def _legal_actions(self) -> list[int]:
@@ -523,7 +557,7 @@ class State:
         game = self.game
         v: dict[str, Any] = {
             "game": game.name,
-            "rules_version": game.rules_version,
+            "rules_version": self.rules_version,
             "players": game.num_players,
             "options": game.options_json(),
             "seat": seat,
@@ -563,7 +597,7 @@ class State:
         return {
             "format": RECORD_FORMAT,
             "game": self.game.name,
-            "rules_version": self.game.rules_version,
+            "rules_version": self.rules_version,
             "players": self.game.num_players,
             "options": self.game.options_json(),
             "seed": self.seed,

@@ -10,7 +10,9 @@ from bodoge.errors import BadOption, BadRecord, IllegalAction
 
 
 def replay(record: Any) -> State:
-    """The state a record ends in; BadRecord if it is malformed, of another rules version, or illegal."""
+    """The state a record ends in, played by the record's rules version (any the game replays:
+    `Game.replays_versions`); BadRecord if it is malformed, of a rules version this bodoge does not
+    know, or illegal."""
     if not isinstance(record, dict):
         raise BadRecord(f"a record is a JSON object, not {type(record).__name__}")
     if record.get("format") != RECORD_FORMAT:
@@ -29,13 +31,15 @@ def replay(record: Any) -> State:
         game = make(record["game"], record.get("players"), **options)
     except BadOption as exc:
         raise BadRecord(f"the record's game cannot be made: {exc}") from None
-    if record["rules_version"] != game.rules_version:
+    version = record["rules_version"]
+    if type(version) is not int or version not in game.replays_versions:
         raise BadRecord(
-            f"the record is of {game.name} rules version {record['rules_version']!r}; "
-            f"this bodoge plays version {game.rules_version} and would replay it differently"
+            f"the record is of {game.name} rules version {version!r:.40}; this bodoge replays "
+            f"{game.name} versions {', '.join(map(str, game.replays_versions))} (a later bodoge may "
+            "know that version)"
         )
     try:
-        state = game.new_state(seed=record["seed"], deck=record.get("deck"))
+        state = game.new_state(seed=record["seed"], deck=record.get("deck"), rules_version=version)
     except BadOption as exc:
         raise BadRecord(f"the record's start cannot be set up: {exc}") from None
     actions = record["actions"]

@@ -1378,7 +1378,7 @@ class TableManager:
             problem = _replay_problem(row)
             if problem is not None:
                 raise ValueError(problem)
-            state = game.new_state(seed=row.seed)
+            state = game.new_state(seed=row.seed, rules_version=row.rules_version)
             for i, logged in enumerate(self.storage.load_actions(table_id)):
                 if logged.seq != i:
                     raise ValueError(f"the log has a gap at action {i}")
@@ -1417,13 +1417,17 @@ REPLICA_IDLE = 60.0
 
 
 def _replay_problem(row: TableRow) -> str | None:
-    """Why this server cannot replay the table's game (a game or rules version it lacks), or None."""
+    """Why this server cannot replay the table's game (a game or rules version it lacks), or None.
+    A table of an older rules version that its game still replays is rebuilt by that version."""
     try:
-        version = game_class(row.game).rules_version
+        versions = game_class(row.game).replays_versions
     except BodogeError:
         return f"this server has no game {row.game[:40]!r}"
-    if version != row.rules_version:
-        return f"the table was played under rules version {row.rules_version}, this server plays {version}"
+    if row.rules_version not in versions:
+        return (
+            f"the table was played under rules version {row.rules_version}, this server replays "
+            f"{row.game} versions {', '.join(map(str, versions))}"
+        )
     return None
 
 

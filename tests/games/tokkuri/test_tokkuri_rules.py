@@ -142,9 +142,10 @@ def test_stacked_deck_is_validated(bad: Any) -> None:
 
 def test_the_largest_deck_is_shuffled_and_dealt_from_the_seed() -> None:
     """TK-3.3 with the largest deck the options allow (200 cards, 50 copies of a type): each round
-    is one Fisher–Yates shuffle on the state's seeded RNG, linear in the deck (the factorial draw
-    of rules version 1 took seconds at this size). The seed fixes the deal: changing how it is drawn
-    changes every game, so it needs a new rules_version."""
+    is one Fisher–Yates shuffle on the state's seeded RNG, linear in the deck (rules version 1's
+    draw below N! grew with a deck that had no bound then; it is kept for version 1's records,
+    tests/core/test_record_versions.py). The seed fixes the deal: changing how it is drawn changes
+    every game, so it needs a new rules_version."""
     deck = [{"code": str(v), "kind": "number", "slots": [v], "copies": 50} for v in (1, 2, 3, 4)]
     game = bodoge.make("tokkuri", players=2, hand_size=100, deck=deck)
     assert game.rules_version == 2 and game.total == 200

@@ -40,6 +40,7 @@ class Tokkuri(Game):
     name = "tokkuri"
     title: ClassVar[dict[str, str]] = {"en": "Tokkuri", "ja": "トックリ"}
     rules_version = 2  # 2: the round shuffle is random.shuffle (deals differ from version 1)
+    replays_versions = (1, 2)  # version 1's records deal by setup.shuffled_v1
     min_players = 2
     max_players = 4
     default_players = 4

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import math
+import random
 from typing import TYPE_CHECKING, Any
 
 from bodoge.errors import BadOption
@@ -28,6 +30,27 @@ def stacked(state: TokkuriState, deck: Any) -> list[int]:
     return order
 
 
+def shuffled(cards: list[int], rng: random.Random) -> list[int]:
+    """The round's shuffle (rules version 2 on): Fisher–Yates on the seeded RNG, linear in the deck."""
+    cards = cards.copy()
+    rng.shuffle(cards)
+    return cards
+
+
+def shuffled_v1(cards: list[int], rng: random.Random) -> list[int]:
+    """The round's shuffle of rules version 1, kept so that version 1's records replay forever
+    (docs/protocol.md, Records): a uniform Fisher–Yates driven by one uniform number below N!, read
+    digit by digit in the mixed radix N, N − 1, …, 2. As uniform as `shuffled`, but another deal
+    from the same seed; version 2 replaced it (commit 74be900) because N! grew with the deck, which
+    had no bound then. Within the deck's bounds (at most 200 cards) it takes well under a millisecond."""
+    cards = cards.copy()
+    x = rng.randrange(math.factorial(len(cards)))
+    for i in range(len(cards) - 1, 0, -1):
+        x, j = divmod(x, i + 1)
+        cards[i], cards[j] = cards[j], cards[i]
+    return cards
+
+
 def begin_game(state: TokkuriState, forced: dict[int, list[int]], steals: list[int] | None) -> None:
     g = state.game
     n = g.num_players
@@ -49,9 +72,10 @@ def start_round(state: TokkuriState) -> None:
     order = state._forced_decks.get(r) if state._forced_decks else None
     if order is not None:
         cards = list(order)
+    elif state.rules_version == 1:
+        cards = shuffled_v1(g.all_cards, state.rng)
     else:
-        cards = g.all_cards.copy()
-        state.rng.shuffle(cards)  # Fisher–Yates on the seeded RNG: linear in the deck
+        cards = shuffled(g.all_cards, state.rng)
     dealt = n * g.options["hand_size"]
     # Card i (from 0) goes to seat (start + i) mod n.
     hands = [sorted(cards[(k - start) % n : dealt : n]) for k in range(n)]
