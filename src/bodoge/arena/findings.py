@@ -167,7 +167,8 @@ def _interval(est: Estimate) -> str:
 
 
 def end_words(game: str, reason: str, lang: str) -> str:
-    """An end reason in the game's own words (its `event.end.<reason>` text), else as it is."""
+    """An end reason in the game's own words (its texts' `end_reason.<reason>`, as every game's log
+    words its game_end), else as it is."""
     from bodoge.core.registry import game_class
     from bodoge.errors import BadOption
 
@@ -178,7 +179,8 @@ def end_words(game: str, reason: str, lang: str) -> str:
     texts = getattr(module, "TEXTS", None) if module is not None else None
     if texts is None:
         return reason
-    return str(texts.tables[lang].get(f"event.end.{reason}", reason))
+    words = str(texts.tables[lang].get(f"end_reason.{reason}", reason))
+    return reason if "{" in words else words  # words that need the game's numbers: the key says it
 
 
 def dominant_choice(variant: dict[str, Any], ctx: Context) -> list[Finding]:

@@ -79,9 +79,7 @@ def _judge(seen: Mapping[str, Any], lang: str) -> str:
 
 
 def _game_end(seen: Mapping[str, Any], lang: str) -> str:
-    lines = [
-        TEXTS.say(lang, "event.game_end.head", reason=TEXTS.say(lang, f"event.game_end.{seen['reason']}"))
-    ]
+    lines = [TEXTS.say(lang, "event.game_end.head", reason=TEXTS.say(lang, f"end_reason.{seen['reason']}"))]
     for q, (vp, status) in enumerate(zip(seen["vp"], seen["status"], strict=True)):
         lines.append(
             TEXTS.say(

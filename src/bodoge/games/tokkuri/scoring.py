@@ -62,7 +62,7 @@ def end_round(state: TokkuriState) -> bool:
             tuple(map(len, state.bonus)),
         )
     )
-    reason = end_reason(balances, r, g.options)
+    reason = ending(balances, r, g.options)
     if reason is None:
         return True
     top = max(balances)
@@ -71,7 +71,7 @@ def end_round(state: TokkuriState) -> bool:
     return False
 
 
-def end_reason(balances: list[int], r: int, options: dict[str, Any]) -> str | None:
+def ending(balances: list[int], r: int, options: dict[str, Any]) -> str | None:
     """TK-6.5: why the game ends after the settlement of round r, or None if it goes on. Bankruptcy
     is named first when the last round also leaves someone at 0 or less."""
     if min(balances) <= 0:
@@ -81,6 +81,16 @@ def end_reason(balances: list[int], r: int, options: dict[str, Any]) -> str | No
     if r >= options["max_rounds"]:
         return "max_rounds"
     return None
+
+
+def end_reason(state: TokkuriState) -> str | None:
+    """Why a finished game ended (the reason of its log's game_end), None while it goes on: what the
+    arena counts per reason, without building the log."""
+    if state.current_player is not None:
+        return None
+    tag, reason, *_ = state.events[-1]
+    assert tag == "game_end", "a finished Tokkuri game's last event is its game_end"
+    return str(reason)
 
 
 def winners(state: TokkuriState) -> list[int]:
