@@ -44,16 +44,9 @@ from bodoge.server.guard import (
 )
 from bodoge.server.replays import replay_answer
 from bodoge.server.storage import Storage
-from bodoge.server.tables import (
-    CHAT_SHOWN,
-    ActionError,
-    Connection,
-    TableBusy,
-    TableManager,
-    TableRuntime,
-    chat_line,
-    dumps,
-)
+from bodoge.server.table.connection import ActionError, Connection, dumps
+from bodoge.server.table.plain import chat_line
+from bodoge.server.tables import CHAT_SHOWN, TableBusy, TableManager, TableRuntime
 
 log = logging.getLogger("bodoge.server")
 
