@@ -19,8 +19,7 @@ import hmac
 import logging
 import random
 import time
-from collections.abc import Callable
-from typing import TYPE_CHECKING, Any, TypeVar, cast
+from typing import TYPE_CHECKING, Any
 
 from bodoge.agents import reads_log
 from bodoge.core.game import Game, State
@@ -30,11 +29,10 @@ from bodoge.server.cluster import HERE_EXPIRES, NoOwner
 from bodoge.server.storage import Append, ChatLine, TableRow
 from bodoge.server.table.connection import ActionError, Connection, dumps, hash_token
 from bodoge.server.table.plain import MAX_NAME, chat_line, clean_name, name_key
+from bodoge.server.table.views import Views, off_loop_if_long
 
 if TYPE_CHECKING:
     from bodoge.server.tables import TableManager
-
-T = TypeVar("T")
 
 log = logging.getLogger("bodoge.server")
 
@@ -55,10 +53,7 @@ class TableRuntime:
         self.lock = asyncio.Lock()
         self.connections: set[Connection] = set()
         self.bot_task: asyncio.Task[None] | None = None
-        # `view` messages of `_views_of` by (seat, log entries the client has): (text, log length),
-        # or the worker thread's future while a long one is built.
-        self._views: dict[tuple[int | None, int], Any] = {}
-        self._views_of: State | None = None
+        self.views = Views(row.id)
         self._table_due = False  # a `table` message is scheduled for this loop turn
         self.chat: list[ChatLine] = []
         self._chat_lock = asyncio.Lock()
@@ -105,33 +100,8 @@ class TableRuntime:
     # -- what is sent ---------------------------------------------------------------------------
 
     async def view_text(self, conn: Connection) -> str:
-        """The `view` message for `conn` at the newest move, with the log entries it lacks; it then
-        has the whole log. Connections of one seat share the text. A whole log in a long game at
-        large options runs to megabytes: past VIEW_ON_LOOP_EVENTS events (about 1.5 ms a view) it is
-        built in a worker thread, so that the event loop never stalls on it. Smaller ones are built
-        here: a thread's hand-off would cost more than they do."""
-        state = self.state
-        if self._views_of is not state:
-            self._views, self._views_of = {}, state
-        key = (conn.seat, conn.log_len)
-        built = self._views.get(key)
-        if built is None:
-            if len(state.events) <= VIEW_ON_LOOP_EVENTS:
-                built = _view_text(self.id, state, conn.seat, conn.log_len)
-            else:
-                built = asyncio.ensure_future(
-                    asyncio.to_thread(_view_text, self.id, state, conn.seat, conn.log_len)
-                )
-            self._views[key] = built
-        if isinstance(built, asyncio.Future):
-            try:
-                built = await asyncio.shield(built)
-            except Exception:
-                if self._views.get(key) is built:
-                    del self._views[key]
-                raise
-        text, conn.log_len = cast(tuple[str, int], built)
-        return text
+        """The `view` message for `conn` at the newest move, with the log entries it lacks."""
+        return await self.views.text(self.state, conn)
 
     def summary(self) -> dict[str, Any]:
         """What anyone may know of the table (the lobby, spectators): never the seed or tokens. A
@@ -755,7 +725,7 @@ class TableRuntime:
                     # Without the log for a bot that never reads it: building the log and pickling
                     # it to the worker was a third of a busy server's time (bench/load.py).
                     log_needed = reads_log(spec)
-                    view = await _off_loop_if_long(self.state, self.state.view, seat, log_needed)
+                    view = await off_loop_if_long(self.state, self.state.view, seat, log_needed)
                     move = await manager.bots.act(
                         self.row.game, self.row.players, self.row.options, spec, view
                     )
@@ -840,26 +810,3 @@ def table_summary(
 
 
 # The fields of a table beside its options (POST /api/tables): no option may be named as one.
-
-
-VIEW_ON_LOOP_EVENTS = 1000  # log events up to which a view is built on the event loop
-
-
-async def _off_loop_if_long(state: State, fn: Callable[..., T], *args: Any) -> T:
-    """`fn(*args)`, which builds views of `state`: in a worker thread once its log is long."""
-    if len(state.events) <= VIEW_ON_LOOP_EVENTS:
-        return fn(*args)
-    return await asyncio.to_thread(fn, *args)
-
-
-def _view_text(table_id: str, state: State, seat: int | None, log_from: int) -> tuple[str, int]:
-    """A `view` message whose view's log holds only the entries from `log_from` on (all of them
-    for a new connection), and the length of the whole log."""
-    view = state.view(seat, log=False)
-    entries = state.log(seat)
-    if log_from > len(entries):  # never expected (a seat's log only grows): send it whole
-        log_from = 0
-    view["log"] = entries[log_from:]
-    message = {"type": "view", "table": table_id, "seq": len(state.history), "log_from": log_from}
-    message["view"] = view
-    return dumps(message), len(entries)
