@@ -27,6 +27,7 @@ from bodoge.core.registry import game_class
 from bodoge.errors import BodogeError
 from bodoge.server.cluster import HERE_EXPIRES, NoOwner
 from bodoge.server.storage import Append, ChatLine, TableRow
+from bodoge.server.table.clock import Clock
 from bodoge.server.table.connection import ActionError, Connection, dumps, hash_token
 from bodoge.server.table.plain import MAX_NAME, chat_line, clean_name, name_key
 from bodoge.server.table.views import Views, off_loop_if_long
@@ -61,13 +62,7 @@ class TableRuntime:
         # The clock and the away seats live in memory: after a restart every reserve is whole and
         # every person is at their seat again (nobody is connected then, so the table is paused).
         self.away: set[int] = set()
-        clock = row.settings.get("clock")
-        self.clock: dict[str, int] | None = clock
-        self.reserve_left = [float(clock["reserve_seconds"]) if clock else 0.0] * row.players
-        self._turn: tuple[int, int] | None = None  # (move, seat) whose time is running
-        self._turn_started = 0.0  # time.monotonic() when it started, moved on by pauses
-        self._paused_at: float | None = None  # no person connected since then: the clock waits
-        self._clock_timer: asyncio.TimerHandle | None = None
+        self.clock = Clock(row.settings.get("clock"), row.players, self._ran_out)
         self._grace: dict[int, asyncio.TimerHandle] = {}  # seats gone, until the grace period ends
         # Several processes (cluster.py): only the owner applies actions, runs bots and the clock;
         # another process keeps a replica, forwards its people's requests and hears the owner's
@@ -114,15 +109,8 @@ class TableRuntime:
         for info in summary["seats"]:
             info["away"] = info["seat"] in self.away
         summary["paused"] = self.paused
-        if self.clock is not None:
-            left = self.time_left()
-            summary["clock"] = dict(
-                self.clock,
-                seat=None if self._turn is None else self._turn[1],
-                left=None if left is None else round(left, 1),
-                running=self._turn is not None and self._paused_at is None,
-                reserve_left=[round(r, 1) for r in self.reserve_left],
-            )
+        if self.clock.setting is not None:
+            summary["clock"] = self.clock.shown()
         return summary
 
     @property
@@ -238,7 +226,7 @@ class TableRuntime:
         if not self.owned:
             self.tell_here()
             return
-        self._tick_clock()
+        self.tick_clock()
         self.broadcast_table()
         self.schedule_bots()
 
@@ -293,7 +281,7 @@ class TableRuntime:
                 self.manager.unload(self)
 
     def _stop_timers(self) -> None:
-        self._settle_turn()
+        self.clock.settle()
         for handle in self._grace.values():
             handle.cancel()
         self._grace.clear()
@@ -303,68 +291,21 @@ class TableRuntime:
     def _clocked_seat(self) -> int | None:
         """The seat whose time runs now: a person to move who is at their seat."""
         seat = self.state.current_player
-        if self.clock is None or self.row.status != "playing" or seat is None or not self.owned:
+        if self.row.status != "playing" or seat is None or not self.owned:
             return None
         if self.row.seats[seat].get("kind") != "human" or seat in self.away:
             return None
         return seat
 
-    def time_left(self) -> float | None:
-        """Seconds left to the running turn, reserve included; None if no turn is timed."""
-        if self._turn is None or self.clock is None:
-            return None
-        now = self._paused_at if self._paused_at is not None else time.monotonic()
-        total = self.clock["turn_seconds"] + self.reserve_left[self._turn[1]]
-        return max(0.0, total - (now - self._turn_started))
-
-    def _settle_turn(self) -> None:
-        """Stop the running turn's time: what it took beyond turn_seconds comes out of the reserve."""
-        if self._clock_timer is not None:
-            self._clock_timer.cancel()
-            self._clock_timer = None
-        if self._turn is None or self.clock is None:
-            self._turn = None
-            return
-        seat = self._turn[1]
-        left = self.time_left() or 0.0
-        self.reserve_left[seat] = min(self.reserve_left[seat], left)
-        self._turn = None
-        self._paused_at = None
-
-    def _tick_clock(self) -> None:
+    def tick_clock(self) -> None:
         """Make the clock match the table now: after every move, arrival, departure and return.
         A new decision of a person starts their time; it waits while nobody is connected."""
-        if self.clock is None:
+        if self.clock.setting is None:
             return
         seat = self._clocked_seat()
-        turn = None if seat is None else (self.seq, seat)
-        if self._turn != turn:
-            self._settle_turn()
-            if turn is not None:
-                self._turn, self._turn_started, self._paused_at = turn, time.monotonic(), None
-        if self._turn is None:
-            return
-        present = self.people_present()
-        if not present and self._paused_at is None:
-            self._paused_at = time.monotonic()
-            if self._clock_timer is not None:
-                self._clock_timer.cancel()
-                self._clock_timer = None
-        elif present and self._paused_at is not None:
-            self._turn_started += time.monotonic() - self._paused_at
-            self._paused_at = None
-        if present and self._clock_timer is None:
-            self._clock_timer = asyncio.get_running_loop().call_later(
-                self.time_left() or 0.0, self._time_out, self._turn
-            )
+        self.clock.tick(None if seat is None else (self.seq, seat), self.people_present())
 
-    def _time_out(self, turn: tuple[int, int]) -> None:
-        self._clock_timer = None
-        if self._turn != turn:
-            return
-        seat = turn[1]
-        self.reserve_left[seat] = 0.0
-        self._turn = None
+    def _ran_out(self, seat: int) -> None:
         log.info("table %s: seat %d ran out of time; a stand-in plays for it", self.id, seat)
         self._go_away(seat)
 
@@ -389,7 +330,7 @@ class TableRuntime:
         if seat in self.away or self.row.status != "playing":
             return
         self.away.add(seat)
-        self._tick_clock()
+        self.tick_clock()
         self.broadcast_table()
         self.schedule_bots()
 
@@ -400,7 +341,7 @@ class TableRuntime:
         if seat not in self.away:
             return
         self.away.discard(seat)
-        self._tick_clock()
+        self.tick_clock()
         self.broadcast_table()
 
     # -- names, chat, rematch -------------------------------------------------------------------
@@ -569,9 +510,9 @@ class TableRuntime:
                 self.row.result = result
             if not bot:
                 self.away.discard(seat)  # acting takes the seat back from a stand-in
-            self._tick_clock()
+            self.tick_clock()
             self.broadcast()
-            if result is not None or self.clock is not None:
+            if result is not None or self.clock.setting is not None:
                 self.broadcast_table()  # the end, or the clock's new turn
             if result is not None:
                 self.maybe_unload()
