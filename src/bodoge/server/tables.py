@@ -157,9 +157,9 @@ class TableManager:
             log.error("table %s: could not claim it: %s", runtime.id, exc)
             return False
         await self.catch_up(runtime)
-        runtime.owned, runtime.owner_summary, runtime.remote = True, None, {}
+        runtime.owned, runtime.owner_summary, runtime.presence.remote = True, None, {}
         self.tell({"kind": "owner", "table": runtime.id})  # the replicas say who is there
-        runtime._people_changed()
+        runtime.people_changed()
         return True
 
     def demote(self, runtime: TableRuntime) -> None:
@@ -169,9 +169,9 @@ class TableManager:
         runtime.owned = False
         if runtime.bot_task is not None:
             runtime.bot_task.cancel()
-        runtime._stop_timers()
-        runtime.remote = {}
-        runtime.tell_here()
+        runtime.stop_timers()
+        runtime.presence.remote = {}
+        runtime.presence.tell_here()
 
     def catch_up_later(self, runtime: TableRuntime) -> None:
         self._in_background(self.catch_up(runtime))
@@ -224,7 +224,7 @@ class TableManager:
             for runtime in list(self.tables.values()):
                 if not runtime.owned:
                     self.catch_up_later(runtime)
-                    runtime.tell_here()
+                    runtime.presence.tell_here()
             return
         table_id = message.get("table")
         runtime = self.tables.get(table_id) if isinstance(table_id, str) else None
@@ -248,11 +248,11 @@ class TableManager:
         elif kind == "here" and runtime.owned:
             seats, spectators = message.get("seats"), message.get("spectators")
             if isinstance(seats, list) and isinstance(spectators, int):
-                runtime.heard_here(origin, seats, spectators)
+                runtime.presence.heard_here(origin, seats, spectators)
         elif kind == "seat":
             seat, keep = message.get("seat"), message.get("keep")
             if isinstance(seat, int) and isinstance(keep, str) and runtime.replace(seat, keep):
-                runtime._people_changed()
+                runtime.people_changed()
         elif kind == "table" and not runtime.owned:
             summary = message.get("summary")
             if isinstance(summary, dict):
@@ -263,7 +263,7 @@ class TableManager:
                 with contextlib.suppress(TypeError):
                     runtime.heard_chat(line)
         elif kind == "owner" and not runtime.owned:
-            runtime.tell_here()
+            runtime.presence.tell_here()
 
     async def _answer(self, runtime: TableRuntime, message: dict[str, Any]) -> None:
         answer = await runtime.answer(message)
@@ -276,9 +276,9 @@ class TableManager:
             await asyncio.sleep(HERE_INTERVAL)
             for runtime in list(self.tables.values()):
                 if runtime.owned:
-                    runtime.forget_silent()
+                    runtime.presence.forget_silent()
                 elif runtime.connections:
-                    runtime.tell_here()
+                    runtime.presence.tell_here()
                 elif time.monotonic() - runtime.idle_since > REPLICA_IDLE:
                     self.unload(runtime)
 

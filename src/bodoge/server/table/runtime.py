@@ -25,11 +25,12 @@ from bodoge.agents import reads_log
 from bodoge.core.game import Game, State
 from bodoge.core.registry import game_class
 from bodoge.errors import BodogeError
-from bodoge.server.cluster import HERE_EXPIRES, NoOwner
+from bodoge.server.cluster import NoOwner
 from bodoge.server.storage import Append, ChatLine, TableRow
 from bodoge.server.table.clock import Clock
 from bodoge.server.table.connection import ActionError, Connection, dumps, hash_token
 from bodoge.server.table.plain import MAX_NAME, chat_line, clean_name, name_key
+from bodoge.server.table.presence import Presence
 from bodoge.server.table.views import Views, off_loop_if_long
 
 if TYPE_CHECKING:
@@ -59,17 +60,12 @@ class TableRuntime:
         self.chat: list[ChatLine] = []
         self._chat_lock = asyncio.Lock()
         self._rematch_lock = asyncio.Lock()
-        # The clock and the away seats live in memory: after a restart every reserve is whole and
-        # every person is at their seat again (nobody is connected then, so the table is paused).
-        self.away: set[int] = set()
-        self.clock = Clock(row.settings.get("clock"), row.players, self._ran_out)
-        self._grace: dict[int, asyncio.TimerHandle] = {}  # seats gone, until the grace period ends
+        self.presence = Presence(self)
+        self.clock = Clock(row.settings.get("clock"), row.players, self.presence.ran_out)
         # Several processes (cluster.py): only the owner applies actions, runs bots and the clock;
         # another process keeps a replica, forwards its people's requests and hears the owner's
-        # summaries. The owner hears who is connected elsewhere: process -> (seats, spectators,
-        # when it was heard, time.monotonic()).
+        # summaries (the owner hears who is connected elsewhere: `presence.remote`).
         self.owned = True
-        self.remote: dict[str, tuple[frozenset[int], int, float]] = {}
         self.owner_summary: dict[str, Any] | None = None
         self.idle_since = time.monotonic()  # when its last connection here closed (a replica's)
 
@@ -103,40 +99,16 @@ class TableRuntime:
         replica gives the owner's latest (which knows the clock and the away seats)."""
         if not self.owned and self.owner_summary is not None:
             return dict(self.owner_summary, options=self.row.options)
+        presence = self.presence
         summary = table_summary(
-            self.row, self.seq, self.state, self.present_seats(), spectators=self._spectators()
+            self.row, self.seq, self.state, presence.present_seats(), spectators=presence.spectators()
         )
         for info in summary["seats"]:
-            info["away"] = info["seat"] in self.away
-        summary["paused"] = self.paused
+            info["away"] = info["seat"] in presence.away
+        summary["paused"] = presence.paused
         if self.clock.setting is not None:
             summary["clock"] = self.clock.shown()
         return summary
-
-    @property
-    def paused(self) -> bool:
-        """A table in play with people at it, none of them connected: it waits for them (no clock
-        runs, no stand-in plays)."""
-        has_people = any(info.get("kind") == "human" for info in self.row.seats)
-        return self.row.status == "playing" and has_people and not self.people_present()
-
-    def people_present(self) -> bool:
-        return bool(self.present_seats())
-
-    def here(self) -> tuple[set[int], int]:
-        """The seats with a person connected to this process, and the spectators connected to it."""
-        seats = {c.seat for c in self.connections if c.seat is not None}
-        return seats, sum(1 for c in self.connections if c.seat is None)
-
-    def present_seats(self) -> set[int]:
-        """The seats with a person connected, here or (heard by the owner) at another process."""
-        seats = self.here()[0]
-        for remote_seats, _spectators, _heard in self.remote.values():
-            seats |= remote_seats
-        return seats
-
-    def _spectators(self) -> int:
-        return self.here()[1] + sum(spectators for _seats, spectators, _heard in self.remote.values())
 
     def broadcast(self) -> None:
         """Send every connection its view of the current move."""
@@ -161,7 +133,7 @@ class TableRuntime:
         text = dumps({"type": "table", "table": summary})
         for conn in list(self.connections):
             conn.push("table", text)
-        if self.owned and self.remote:
+        if self.owned and self.presence.remote:
             # The other processes' people see the owner's summary. Options are the row's, which
             # every replica has: left out, a summary fits a notification (a seat's name and bot
             # spec are bounded; one too long anyway is refused by `encode`, and logged).
@@ -181,14 +153,12 @@ class TableRuntime:
             self.manager.catch_up_later(self)
         if conn.seat is not None:
             self.replace(conn.seat, conn.id)
-            grace = self._grace.pop(conn.seat, None)
-            if grace is not None:
-                grace.cancel()
+            self.presence.arrived(conn.seat)
             if self.manager.cluster.shared:  # and at the other processes
                 self.manager.tell({"kind": "seat", "table": self.id, "seat": conn.seat, "keep": conn.id})
         self.connections.add(conn)
         conn.push("view")
-        self._people_changed()
+        self.people_changed()
         return self
 
     def replace(self, seat: int, keep: str) -> bool:
@@ -215,58 +185,20 @@ class TableRuntime:
             return  # replaced by a newer connection of its seat: it had left already
         self.connections.discard(conn)
         seat = conn.seat
-        if seat is not None and seat not in self.present_seats():
-            self._seat_left(seat)
-        self._people_changed()
+        if seat is not None and seat not in self.presence.present_seats():
+            self.presence.left(seat)
+        self.people_changed()
         self.maybe_unload()
 
-    def _people_changed(self) -> None:
+    def people_changed(self) -> None:
         """Someone came or went: the clock pauses or goes on, stand-ins start or stop (the owner),
         or the owner is told who is here now (a replica)."""
         if not self.owned:
-            self.tell_here()
+            self.presence.tell_here()
             return
         self.tick_clock()
         self.broadcast_table()
         self.schedule_bots()
-
-    def tell_here(self) -> None:
-        """Tell the owner who is connected to this process's replica."""
-        seats, spectators = self.here()
-        self.manager.tell(
-            {"kind": "here", "table": self.id, "seats": sorted(seats), "spectators": spectators}
-        )
-
-    def heard_here(self, process: str, seats: list[int], spectators: int) -> None:
-        """The owner hears who is connected at another process (none: an empty list)."""
-        before = self.present_seats()
-        heard = frozenset(s for s in seats if isinstance(s, int) and 0 <= s < self.row.players)
-        if heard or spectators:
-            self.remote[process] = (heard, max(0, int(spectators)), time.monotonic())
-        else:
-            self.remote.pop(process, None)
-        self._presence_moved(before)
-
-    def forget_silent(self) -> None:
-        """Processes not heard of for HERE_EXPIRES have nobody here any more (they died)."""
-        before = self.present_seats()
-        limit = time.monotonic() - HERE_EXPIRES
-        silent = [p for p, (_s, _n, heard) in self.remote.items() if heard < limit]
-        for process in silent:
-            del self.remote[process]
-        if silent:
-            self._presence_moved(before)
-
-    def _presence_moved(self, before: set[int]) -> None:
-        after = self.present_seats()
-        for seat in before - after:
-            self._seat_left(seat)
-        for seat in after - before:
-            grace = self._grace.pop(seat, None)
-            if grace is not None:
-                grace.cancel()
-        self._people_changed()
-        self.maybe_unload()  # a finished table that nobody anywhere watches now
 
     def maybe_unload(self) -> None:
         """A table no longer in play that nobody watches leaves memory; it is rebuilt from the log
@@ -276,24 +208,22 @@ class TableRuntime:
                 self.idle_since = time.monotonic()
             return
         if self.row.status != "playing":
-            self._stop_timers()
-            if not self.connections and not self.remote:
+            self.stop_timers()
+            if not self.connections and not self.presence.remote:
                 self.manager.unload(self)
 
-    def _stop_timers(self) -> None:
+    def stop_timers(self) -> None:
         self.clock.settle()
-        for handle in self._grace.values():
-            handle.cancel()
-        self._grace.clear()
+        self.presence.stop()
 
-    # -- the clock and the away seats -----------------------------------------------------------
+    # -- the clock --------------------------------------------------------------------------------
 
     def _clocked_seat(self) -> int | None:
         """The seat whose time runs now: a person to move who is at their seat."""
         seat = self.state.current_player
         if self.row.status != "playing" or seat is None or not self.owned:
             return None
-        if self.row.seats[seat].get("kind") != "human" or seat in self.away:
+        if self.row.seats[seat].get("kind") != "human" or seat in self.presence.away:
             return None
         return seat
 
@@ -303,46 +233,13 @@ class TableRuntime:
         if self.clock.setting is None:
             return
         seat = self._clocked_seat()
-        self.clock.tick(None if seat is None else (self.seq, seat), self.people_present())
-
-    def _ran_out(self, seat: int) -> None:
-        log.info("table %s: seat %d ran out of time; a stand-in plays for it", self.id, seat)
-        self._go_away(seat)
-
-    def _seat_left(self, seat: int) -> None:
-        """A person's last connection closed: after the grace period, a stand-in plays for them."""
-        if self.row.seats[seat].get("kind") != "human" or self.row.status != "playing" or not self.owned:
-            return
-        old = self._grace.pop(seat, None)
-        if old is not None:
-            old.cancel()
-        self._grace[seat] = asyncio.get_running_loop().call_later(
-            self.manager.away_grace, self._grace_over, seat
-        )
-
-    def _grace_over(self, seat: int) -> None:
-        self._grace.pop(seat, None)
-        if seat not in self.present_seats():
-            log.info("table %s: seat %d is away; a stand-in plays for it", self.id, seat)
-            self._go_away(seat)
-
-    def _go_away(self, seat: int) -> None:
-        if seat in self.away or self.row.status != "playing":
-            return
-        self.away.add(seat)
-        self.tick_clock()
-        self.broadcast_table()
-        self.schedule_bots()
+        self.clock.tick(None if seat is None else (self.seq, seat), self.presence.people_present())
 
     async def come_back(self, seat: int) -> None:
         """The person takes their seat back from the stand-in ("I'm back", or an action of theirs)."""
         if not self.owned and await self._forwarded("back", seat) is not None:
             return
-        if seat not in self.away:
-            return
-        self.away.discard(seat)
-        self.tick_clock()
-        self.broadcast_table()
+        self.presence.come_back(seat)
 
     # -- names, chat, rematch -------------------------------------------------------------------
 
@@ -509,7 +406,7 @@ class TableRuntime:
                 self.row.status = "over"
                 self.row.result = result
             if not bot:
-                self.away.discard(seat)  # acting takes the seat back from a stand-in
+                self.presence.away.discard(seat)  # acting takes the seat back from a stand-in
             self.tick_clock()
             self.broadcast()
             if result is not None or self.clock.setting is not None:
@@ -619,7 +516,7 @@ class TableRuntime:
         if info.get("kind") == "bot":
             spec = info.get("spec")
             return None if spec is None else str(spec)
-        if seat in self.away and self.people_present():
+        if seat in self.presence.away and self.presence.people_present():
             return str(self.row.settings.get("standin") or DEFAULT_STANDIN)
         return None
 
