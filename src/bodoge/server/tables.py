@@ -261,7 +261,7 @@ class TableManager:
             line = message.get("line")
             if isinstance(line, dict):
                 with contextlib.suppress(TypeError):
-                    runtime.heard_chat(line)
+                    runtime.chat.heard(line)
         elif kind == "owner" and not runtime.owned:
             runtime.presence.tell_here()
 
@@ -478,7 +478,7 @@ class TableManager:
             return None
         row.moves = len(state.history)
         runtime = TableRuntime(self, row, game, state)
-        runtime.chat = self.storage.load_chat(table_id)
+        runtime.chat.lines = self.storage.load_chat(table_id)
         return runtime
 
     async def list(self, statuses: tuple[str, ...], limit: int) -> list[dict[str, Any]]:

@@ -26,7 +26,8 @@ from bodoge.core.game import Game, State
 from bodoge.core.registry import game_class
 from bodoge.errors import BodogeError
 from bodoge.server.cluster import NoOwner
-from bodoge.server.storage import Append, ChatLine, TableRow
+from bodoge.server.storage import Append, TableRow
+from bodoge.server.table.chat import Chat
 from bodoge.server.table.clock import Clock
 from bodoge.server.table.connection import ActionError, Connection, dumps, hash_token
 from bodoge.server.table.plain import MAX_NAME, chat_line, clean_name, name_key
@@ -38,8 +39,6 @@ if TYPE_CHECKING:
 
 log = logging.getLogger("bodoge.server")
 
-MAX_CHAT_LINES = 1000  # chat lines one table keeps; past them the chat is full
-CHAT_SHOWN = 100  # chat lines a new connection is sent
 DEFAULT_STANDIN = "heuristic"  # the bot that plays for an away person, unless the table chose one
 
 
@@ -57,8 +56,7 @@ class TableRuntime:
         self.bot_task: asyncio.Task[None] | None = None
         self.views = Views(row.id)
         self._table_due = False  # a `table` message is scheduled for this loop turn
-        self.chat: list[ChatLine] = []
-        self._chat_lock = asyncio.Lock()
+        self.chat = Chat(self)
         self._rematch_lock = asyncio.Lock()
         self.presence = Presence(self)
         self.clock = Clock(row.settings.get("clock"), row.players, self.presence.ran_out)
@@ -114,11 +112,6 @@ class TableRuntime:
         """Send every connection its view of the current move."""
         for conn in list(self.connections):
             conn.push("view")
-
-    def broadcast_chat(self, line: ChatLine) -> None:
-        text = dumps({"type": "chat", "line": line.as_json()})
-        for conn in list(self.connections):
-            conn.push("chat", text)
 
     def broadcast_table(self) -> None:
         """Send everyone the table's summary, once per loop turn however many changes came in it
@@ -276,27 +269,7 @@ class TableRuntime:
         everyone at it."""
         if not self.owned and await self._forwarded("chat", seat, text=text) is not None:
             return
-        async with self._chat_lock:
-            if len(self.chat) >= MAX_CHAT_LINES:
-                raise ActionError("chat_full", f"this table's chat is full ({MAX_CHAT_LINES} lines)")
-            name = self.row.seats[seat].get("name") or f"P{seat}"
-            line = ChatLine(len(self.chat), seat, name, text, self.seq, round(time.time(), 3))
-            try:
-                await self.manager.writer.call(self.manager.storage.add_chat, self.id, line)
-            except Exception as exc:
-                log.error("table %s: could not save a chat line: %s", self.id, exc)
-                raise ActionError("storage", "the chat line could not be saved; try again") from None
-            self.chat.append(line)
-        self.broadcast_chat(line)
-        if self.manager.cluster.shared:
-            self.manager.tell({"kind": "chat", "table": self.id, "line": line.as_json()})
-
-    def heard_chat(self, line: dict[str, Any]) -> None:
-        """A replica hears a chat line the owner stored."""
-        said = ChatLine(**line)
-        if said.n == len(self.chat):
-            self.chat.append(said)
-            self.broadcast_chat(said)
+        await self.chat.say(seat, text)
 
     async def rematch(self, creator: str) -> str:
         """The id of the table that plays this game again (made by the first to ask; later asks
