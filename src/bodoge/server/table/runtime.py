@@ -32,6 +32,7 @@ from bodoge.server.table.clock import Clock
 from bodoge.server.table.connection import ActionError, Connection, dumps, hash_token
 from bodoge.server.table.plain import MAX_NAME, chat_line, clean_name, name_key
 from bodoge.server.table.presence import Presence
+from bodoge.server.table.rematch import Rematch
 from bodoge.server.table.views import Views, off_loop_if_long
 
 if TYPE_CHECKING:
@@ -57,7 +58,7 @@ class TableRuntime:
         self.views = Views(row.id)
         self._table_due = False  # a `table` message is scheduled for this loop turn
         self.chat = Chat(self)
-        self._rematch_lock = asyncio.Lock()
+        self.again = Rematch(self)
         self.presence = Presence(self)
         self.clock = Clock(row.settings.get("clock"), row.players, self.presence.ran_out)
         # Several processes (cluster.py): only the owner applies actions, runs bots and the clock;
@@ -279,47 +280,13 @@ class TableRuntime:
         if not self.owned:
             answer = await self._forwarded("rematch", None, creator=creator)
             if answer is not None:
-                self._next_table(str(answer["next_table"]))
+                self.again.learn(str(answer["next_table"]))
                 return str(answer["next_table"])
-        async with self._rematch_lock:
-            following = self.row.settings.get("next_table")
-            if not following:
-                runtime = await self.manager.create_rematch(self.row, creator)
-                settings = dict(self.row.settings, next_table=runtime.id)
-                await self.manager.writer.call(self.manager.storage.set_settings, self.id, settings)
-                self.row.settings = settings
-                following = runtime.id
-        self.broadcast_table()
-        self._offer_rematch()
-        return str(following)
-
-    def _next_table(self, following: str) -> None:
-        """A replica learns of the rematch (from an answer, or the owner's summary)."""
-        if self.row.settings.get("next_table") != following:
-            self.row.settings = dict(self.row.settings, next_table=following)
-            self._offer_rematch()
-
-    def _offer_rematch(self) -> None:
-        for conn in list(self.connections):
-            offer = self.rematch_message(conn)
-            if offer is not None:
-                conn.push("rematch", offer)
+        return await self.again.make(creator)
 
     def rematch_message(self, conn: Connection) -> str | None:
-        """The `rematch` message for a seat's connection: its seat at the next table and its link
-        (its token, which opens that seat too); None if there is none for it."""
-        following = self.row.settings.get("next_table")
-        if not following or conn.seat is None or conn.token is None:
-            return None
-        seat = (conn.seat + 1) % self.row.players
-        return dumps(
-            {
-                "type": "rematch",
-                "table": following,
-                "seat": seat,
-                "join_url": f"/t/{following}#token={conn.token}",
-            }
-        )
+        """The `rematch` message for a seat's connection, or None (see Rematch.message)."""
+        return self.again.message(conn)
 
     # -- actions --------------------------------------------------------------------------------
 
@@ -466,7 +433,7 @@ class TableRuntime:
         self.owner_summary = summary
         following = summary.get("next_table")
         if isinstance(following, str):
-            self._next_table(following)
+            self.again.learn(following)
         if summary.get("status") == "abandoned":
             self.row.status = "abandoned"
         self.broadcast_table()
