@@ -167,8 +167,7 @@ class TableManager:
         if not runtime.owned:
             return
         runtime.owned = False
-        if runtime.bot_task is not None:
-            runtime.bot_task.cancel()
+        runtime.bots.stop()
         runtime.stop_timers()
         runtime.presence.remote = {}
         runtime.presence.tell_here()
@@ -292,7 +291,7 @@ class TableManager:
                 log.error("table %s: rebuilding it took too long; it is left for later", table_id)
                 continue
             if runtime is not None:
-                runtime.schedule_bots()
+                runtime.bots.schedule()
         if ids:
             log.info("rebuilt %d unfinished tables from the log", len(self.tables))
 
@@ -322,7 +321,7 @@ class TableManager:
         """Stop: the bots, then the writer (everything queued is committed), then, beside other
         processes, let every table go (another process takes them over from the log)."""
         self.closing = True
-        tasks = [t.bot_task for t in self.tables.values() if t.bot_task is not None]
+        tasks = [t.bots.task for t in self.tables.values() if t.bots.task is not None]
         tasks += list(self._background)
         for task in tasks:
             task.cancel()
@@ -393,7 +392,7 @@ class TableManager:
             runtime = TableRuntime(self, row, game, state, creator)
             runtime.owned = owned
             self.tables[row.id] = runtime
-            runtime.schedule_bots()
+            runtime.bots.schedule()
             return runtime, tokens
 
     async def create_rematch(self, row: TableRow, creator: str) -> TableRuntime:

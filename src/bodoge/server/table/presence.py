@@ -141,7 +141,7 @@ class Presence:
         self.away.add(seat)
         table.tick_clock()
         table.broadcast_table()
-        table.schedule_bots()
+        table.bots.schedule()
 
     def come_back(self, seat: int) -> None:
         """The person takes their seat back from the stand-in."""

@@ -17,30 +17,27 @@ import asyncio
 import contextlib
 import hmac
 import logging
-import random
 import time
 from typing import TYPE_CHECKING, Any
 
-from bodoge.agents import reads_log
 from bodoge.core.game import Game, State
 from bodoge.core.registry import game_class
 from bodoge.errors import BodogeError
 from bodoge.server.cluster import NoOwner
 from bodoge.server.storage import Append, TableRow
+from bodoge.server.table.bots import DEFAULT_STANDIN, TableBots
 from bodoge.server.table.chat import Chat
 from bodoge.server.table.clock import Clock
 from bodoge.server.table.connection import ActionError, Connection, dumps, hash_token
 from bodoge.server.table.plain import MAX_NAME, chat_line, clean_name, name_key
 from bodoge.server.table.presence import Presence
 from bodoge.server.table.rematch import Rematch
-from bodoge.server.table.views import Views, off_loop_if_long
+from bodoge.server.table.views import Views
 
 if TYPE_CHECKING:
     from bodoge.server.tables import TableManager
 
 log = logging.getLogger("bodoge.server")
-
-DEFAULT_STANDIN = "heuristic"  # the bot that plays for an away person, unless the table chose one
 
 
 class TableRuntime:
@@ -54,13 +51,13 @@ class TableRuntime:
         self.state = state
         self.lock = asyncio.Lock()
         self.connections: set[Connection] = set()
-        self.bot_task: asyncio.Task[None] | None = None
         self.views = Views(row.id)
         self._table_due = False  # a `table` message is scheduled for this loop turn
         self.chat = Chat(self)
         self.again = Rematch(self)
         self.presence = Presence(self)
         self.clock = Clock(row.settings.get("clock"), row.players, self.presence.ran_out)
+        self.bots = TableBots(self)
         # Several processes (cluster.py): only the owner applies actions, runs bots and the clock;
         # another process keeps a replica, forwards its people's requests and hears the owner's
         # summaries (the owner hears who is connected elsewhere: `presence.remote`).
@@ -192,7 +189,7 @@ class TableRuntime:
             return
         self.tick_clock()
         self.broadcast_table()
-        self.schedule_bots()
+        self.bots.schedule()
 
     def maybe_unload(self) -> None:
         """A table no longer in play that nobody watches leaves memory; it is rebuilt from the log
@@ -300,7 +297,7 @@ class TableRuntime:
             if await self._forwarded("action", seat, action=action, seq=seq) is not None:
                 return
         async with self.lock:
-            if bot and self.bot_spec(seat) is None:
+            if bot and self.bots.spec(seat) is None:
                 raise ActionError("stale", "the seat's person is back")
             state = self.state
             if state.is_terminal:
@@ -353,7 +350,7 @@ class TableRuntime:
                 self.broadcast_table()  # the end, or the clock's new turn
             if result is not None:
                 self.maybe_unload()
-        self.schedule_bots()
+        self.bots.schedule()
 
     async def _forwarded(self, what: str, seat: int | None, **fields: Any) -> dict[str, Any] | None:
         """A replica asks the table's owner to do `what` for `seat`: the owner's answer (raised as
@@ -442,86 +439,9 @@ class TableRuntime:
         if self.row.status != "playing":
             return
         self.row.status = "abandoned"
-        if self.bot_task is not None:
-            self.bot_task.cancel()
+        self.bots.stop()
         self.broadcast_table()
         self.maybe_unload()
-
-    def bot_spec(self, seat: int | None) -> str | None:
-        """The bot that plays `seat` now: its own, or the stand-in of an away person while someone
-        is at the table to play with (a table whose people have all gone waits for them)."""
-        if seat is None:
-            return None
-        info = self.row.seats[seat]
-        if info.get("kind") == "bot":
-            spec = info.get("spec")
-            return None if spec is None else str(spec)
-        if seat in self.presence.away and self.presence.people_present():
-            return str(self.row.settings.get("standin") or DEFAULT_STANDIN)
-        return None
-
-    def schedule_bots(self) -> None:
-        if self.row.status != "playing" or self.manager.closing or not self.owned:
-            return
-        if self.state.is_terminal or self.bot_spec(self.state.current_player) is None:
-            return
-        if self.bot_task is None or self.bot_task.done():
-            self.bot_task = asyncio.create_task(self._bots(), name=f"bots-{self.id}")
-            self.bot_task.add_done_callback(self._bots_ended)
-
-    def _bots_ended(self, task: asyncio.Task[None]) -> None:
-        """A bot task that died of something unforeseen is logged and started again: a bot table
-        never stops while a bot has a legal action."""
-        if task.cancelled() or task.exception() is None:
-            return
-        log.error("table %s: the bot task failed", self.id, exc_info=task.exception())
-        asyncio.get_running_loop().call_later(1.0, self.schedule_bots)
-
-    async def _bots(self) -> None:
-        """Play while a bot is to move (one move at a time, each on that seat's view).
-
-        Nothing stops it but the end of the game: a move the table refuses, or any failure, is
-        logged and tried again after a pause that grows to at most MAX_BOT_PAUSE; after a refusal
-        the bot plays a random legal action of its seat (the pool has already fallen back to one
-        for a failed or slow worker)."""
-        manager = self.manager
-        failures = 0
-        while not manager.closing and self.row.status == "playing":
-            seat = self.state.current_player
-            spec = self.bot_spec(seat)
-            if seat is None or spec is None:
-                return
-            if manager.bot_delay > 0:
-                await asyncio.sleep(manager.bot_delay)
-            seq = self.seq
-            if self.state.current_player != seat or self.row.status != "playing":
-                continue
-            try:
-                if failures:
-                    action = random.SystemRandom().choice(self.state.legal_actions())
-                else:
-                    # Without the log for a bot that never reads it: building the log and pickling
-                    # it to the worker was a third of a busy server's time (bench/load.py).
-                    log_needed = reads_log(spec)
-                    view = await off_loop_if_long(self.state, self.state.view, seat, log_needed)
-                    move = await manager.bots.act(
-                        self.row.game, self.row.players, self.row.options, spec, view
-                    )
-                    action = move.action
-                # submit() ends by scheduling bots; this task is still running, so it starts none,
-                # and this loop carries on with the next bot decision itself.
-                await self.submit(seat, action, seq, bot=True)
-                failures = 0
-            except ActionError as exc:
-                if exc.code in ("stale", "game_over", "abandoned"):
-                    continue  # the table moved on meanwhile: look again
-                failures += 1
-                log.warning("table %s: bot move refused (%s): %s", self.id, exc.code, exc.message)
-                await asyncio.sleep(min(MAX_BOT_PAUSE, 0.25 * 2**failures))
-            except Exception:
-                failures += 1
-                log.exception("table %s: bot move failed; trying again", self.id)
-                await asyncio.sleep(min(MAX_BOT_PAUSE, 0.25 * 2**failures))
 
     def record(self) -> dict[str, Any]:
         """The game record — only once the game is over or abandoned (before, it would reveal the
@@ -537,13 +457,9 @@ class TableRuntime:
                 return
             await self.manager.writer.abandon(self.id)
             self.row.status = "abandoned"
-        if self.bot_task is not None:
-            self.bot_task.cancel()
+        self.bots.stop()
         self.broadcast_table()
         self.maybe_unload()
-
-
-MAX_BOT_PAUSE = 30.0  # seconds: the longest pause between a failed bot move and the next try
 
 
 def table_summary(
