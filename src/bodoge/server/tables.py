@@ -31,6 +31,7 @@ T = TypeVar("T")
 log = logging.getLogger("bodoge.server")
 
 
+# The fields of a table beside its options (POST /api/tables): no option may be named as one.
 TABLE_FIELDS = ("game", "players", "options", "seats", "name", "seed", "clock", "standin")
 
 

@@ -1,4 +1,4 @@
-"""Tables in play: each holds its state in memory, logs every action, and sends every seat its view.
+"""A table in play: it holds its state in memory, logs every action, and sends every seat its view.
 
 The flow of one action (from a seat's websocket or a bot): under the table's lock, check that it is
 that seat's decision and the action is legal, apply it to a clone, commit it to the log, and only
@@ -9,6 +9,12 @@ your turn, stale, illegal) is answered with an error and changes nothing.
 People behave like people, so a table also keeps: a turn clock (a table setting), the seats whose
 person is away (out of time, or gone longer than the grace period: a stand-in bot plays for them
 while anyone is there to play with), the seats' names, a chat, and the rematch it led to.
+
+Each of those is a part of its own beside this module, one concern each (DESIGN.md §6): views.py
+(the seats' view messages), clock.py, presence.py (who is here, the grace periods, the away seats),
+chat.py, rematch.py and bots.py (the table's bots and stand-ins). The runtime composes them: it takes
+the actions and sends them, keeps the connections and the seats' names, makes the parts follow when
+people come and go, and beside other processes forwards a replica's requests to the table's owner.
 """
 
 from __future__ import annotations
@@ -41,6 +47,9 @@ log = logging.getLogger("bodoge.server")
 
 
 class TableRuntime:
+    """One table in play at this process: the owner of it, or (beside other processes) a replica
+    that forwards its people's requests to the owner (`owned`)."""
+
     def __init__(
         self, manager: TableManager, row: TableRow, game: Game, state: State, creator: str = ""
     ) -> None:
@@ -51,13 +60,14 @@ class TableRuntime:
         self.state = state
         self.lock = asyncio.Lock()
         self.connections: set[Connection] = set()
-        self.views = Views(row.id)
         self._table_due = False  # a `table` message is scheduled for this loop turn
-        self.chat = Chat(self)
-        self.again = Rematch(self)
+        # Its parts, one concern each.
+        self.views = Views(row.id)
         self.presence = Presence(self)
         self.clock = Clock(row.settings.get("clock"), row.players, self.presence.ran_out)
         self.bots = TableBots(self)
+        self.chat = Chat(self)
+        self.again = Rematch(self)
         # Several processes (cluster.py): only the owner applies actions, runs bots and the clock;
         # another process keeps a replica, forwards its people's requests and hears the owner's
         # summaries (the owner hears who is connected elsewhere: `presence.remote`).
@@ -131,6 +141,8 @@ class TableRuntime:
             shared = {k: v for k, v in summary.items() if k != "options"}
             self.manager.tell({"kind": "table", "table": self.id, "summary": shared})
 
+    # -- who comes and goes ---------------------------------------------------------------------
+
     def attach(self, conn: Connection) -> TableRuntime:
         """A connection joins: it gets its view; a seat's older connection (another tab or device)
         is told it was replaced and closed (4409): one seat, one place that plays it. Returns the
@@ -203,11 +215,17 @@ class TableRuntime:
             if not self.connections and not self.presence.remote:
                 self.manager.unload(self)
 
+    async def come_back(self, seat: int) -> None:
+        """The person takes their seat back from the stand-in ("I'm back", or an action of theirs)."""
+        if not self.owned and await self._forwarded("back", seat) is not None:
+            return
+        self.presence.come_back(seat)
+
     def stop_timers(self) -> None:
         self.clock.settle()
         self.presence.stop()
 
-    # -- the clock --------------------------------------------------------------------------------
+    # -- the clock ------------------------------------------------------------------------------
 
     def _clocked_seat(self) -> int | None:
         """The seat whose time runs now: a person to move who is at their seat."""
@@ -225,12 +243,6 @@ class TableRuntime:
             return
         seat = self._clocked_seat()
         self.clock.tick(None if seat is None else (self.seq, seat), self.presence.people_present())
-
-    async def come_back(self, seat: int) -> None:
-        """The person takes their seat back from the stand-in ("I'm back", or an action of theirs)."""
-        if not self.owned and await self._forwarded("back", seat) is not None:
-            return
-        self.presence.come_back(seat)
 
     # -- names, chat, rematch -------------------------------------------------------------------
 
@@ -352,6 +364,26 @@ class TableRuntime:
                 self.maybe_unload()
         self.bots.schedule()
 
+    def record(self) -> dict[str, Any]:
+        """The game record — only once the game is over or abandoned (before, it would reveal the
+        deal to players still playing it)."""
+        if not self.state.is_terminal and self.row.status != "abandoned":
+            raise ActionError("running", "the record is offered only once the game is over")
+        return self.state.to_record()
+
+    async def abandon(self) -> None:
+        """No move for too long: the table ends as `abandoned`, its record kept and replayable."""
+        async with self.lock:
+            if self.row.status != "playing":
+                return
+            await self.manager.writer.abandon(self.id)
+            self.row.status = "abandoned"
+        self.bots.stop()
+        self.broadcast_table()
+        self.maybe_unload()
+
+    # -- beside other processes (cluster.py): a replica asks, its owner answers -----------------
+
     async def _forwarded(self, what: str, seat: int | None, **fields: Any) -> dict[str, Any] | None:
         """A replica asks the table's owner to do `what` for `seat`: the owner's answer (raised as
         ActionError if it refused), or None if this process owns the table now (nobody else did:
@@ -443,24 +475,6 @@ class TableRuntime:
         self.broadcast_table()
         self.maybe_unload()
 
-    def record(self) -> dict[str, Any]:
-        """The game record — only once the game is over or abandoned (before, it would reveal the
-        deal to players still playing it)."""
-        if not self.state.is_terminal and self.row.status != "abandoned":
-            raise ActionError("running", "the record is offered only once the game is over")
-        return self.state.to_record()
-
-    async def abandon(self) -> None:
-        """No move for too long: the table ends as `abandoned`, its record kept and replayable."""
-        async with self.lock:
-            if self.row.status != "playing":
-                return
-            await self.manager.writer.abandon(self.id)
-            self.row.status = "abandoned"
-        self.bots.stop()
-        self.broadcast_table()
-        self.maybe_unload()
-
 
 def table_summary(
     row: TableRow, moves: int, state: State | None, present: set[int], spectators: int = 0
@@ -501,6 +515,3 @@ def table_summary(
         "paused": False,  # only a loaded table knows who is connected
     }
     return summary
-
-
-# The fields of a table beside its options (POST /api/tables): no option may be named as one.
