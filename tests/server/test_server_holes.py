@@ -21,7 +21,7 @@ from server_helpers import TOY, Player, ThreadServer, create_table, make_config
 from test_server_hostile import app_client, masked_frame, raw_websocket, seat_ws, table_body, ws_until
 
 from bodoge.server.guard import DEFAULT_IGNORABLE, Limits, without_ignorables
-from bodoge.server.tables import clean_name, name_key
+from bodoge.server.table.plain import clean_name, name_key
 
 HUMAN = {"kind": "human"}
 

@@ -23,7 +23,7 @@ from websockets.exceptions import ConnectionClosed
 
 from bodoge.server.guard import Limits
 from bodoge.server.storage import Storage
-from bodoge.server.tables import JOINERS, MAX_CHAT, MAX_NAME, NOT_PLAIN, clean_name
+from bodoge.server.table.plain import JOINERS, MAX_CHAT, MAX_NAME, NOT_PLAIN, clean_name
 
 HUMAN = {"kind": "human"}
 TOY = "highcard"

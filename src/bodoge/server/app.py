@@ -47,16 +47,11 @@ from bodoge.server.guard import (
 from bodoge.server.metrics import Metrics, MetricsListener, ServerErrors
 from bodoge.server.replays import replay_answer
 from bodoge.server.storage import Storage
-from bodoge.server.tables import (
-    CHAT_SHOWN,
-    ActionError,
-    Connection,
-    TableBusy,
-    TableManager,
-    TableRuntime,
-    chat_line,
-    dumps,
-)
+from bodoge.server.table.chat import CHAT_SHOWN
+from bodoge.server.table.connection import ActionError, Connection, dumps
+from bodoge.server.table.plain import chat_line
+from bodoge.server.table.runtime import TableRuntime
+from bodoge.server.tables import TableBusy, TableManager
 
 log = logging.getLogger("bodoge.server")
 

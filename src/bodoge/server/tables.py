@@ -1,944 +1,34 @@
-"""Tables in play: each holds its state in memory, logs every action, and sends every seat its view.
-
-The flow of one action (from a seat's websocket or a bot): under the table's lock, check that it is
-that seat's decision and the action is legal, apply it to a clone, commit it to the log, and only
-then make the clone the table's state and send the new views: seat p gets exactly `view(p)`,
-spectators `view(None)`, each with only the log entries its connection lacks. Anything wrong (not
-your turn, stale, illegal) is answered with an error and changes nothing.
-
-People behave like people, so a table also keeps: a turn clock (a table setting), the seats whose
-person is away (out of time, or gone longer than the grace period: a stand-in bot plays for them
-while anyone is there to play with), the seats' names, a chat, and the rematch it led to.
+"""The tables this process has loaded (TableManager): it makes new ones, rebuilds the others from
+the log when they are asked for or when the server starts, abandons the idle ones, and beside other
+processes (cluster.py) routes their messages to the table each is about. One table in play is a
+TableRuntime (table/runtime.py).
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
-import hashlib
-import hmac
 import logging
-import random
 import secrets
 import time
-import unicodedata
-from collections import deque
 from collections.abc import Callable
-from dataclasses import dataclass, field
-from typing import Any, TypeVar, cast
-
-import orjson
+from typing import Any, TypeVar
 
 from bodoge import agents
-from bodoge.agents import reads_log
 from bodoge.core.game import Game, State
 from bodoge.core.registry import game_class, make
 from bodoge.errors import BodogeError
 from bodoge.server.bots import BotPool
-from bodoge.server.cluster import HERE_EXPIRES, HERE_INTERVAL, Cluster, NoOwner
-from bodoge.server.guard import without_ignorables
+from bodoge.server.cluster import HERE_INTERVAL, Cluster
 from bodoge.server.replays import Replays
-from bodoge.server.storage import Append, ChatLine, Storage, TableRow, Writer
+from bodoge.server.storage import Storage, TableRow, Writer
+from bodoge.server.table.connection import ActionError, hash_token, new_token
+from bodoge.server.table.plain import clean_name
+from bodoge.server.table.runtime import TableRuntime, table_summary
 
 T = TypeVar("T")
 
 log = logging.getLogger("bodoge.server")
-
-MAX_NAME = 40
-JOINERS = "\u200c\u200d"  # zero-width (non-)joiners: format characters that emoji and scripts need
-# Unicode categories that are not one line of plain text: controls, formats (right-to-left
-# overrides), surrogates, unassigned code points, and line and paragraph separators.
-NOT_PLAIN = frozenset(("Cc", "Cf", "Cs", "Cn", "Zl", "Zp"))
-MAX_CHAT = 300  # characters of one chat line
-MAX_CHAT_LINES = 1000  # chat lines one table keeps; past them the chat is full
-CHAT_SHOWN = 100  # chat lines a new connection is sent
-DEFAULT_STANDIN = "heuristic"  # the bot that plays for an away person, unless the table chose one
-
-
-def dumps(message: Any) -> str:
-    """A message as JSON text. orjson: a view is serialized once per seat after every action, so
-    this is the server's hottest line (about 9 times faster than the json module)."""
-    return orjson.dumps(message, option=orjson.OPT_NON_STR_KEYS).decode()
-
-
-def new_token() -> str:
-    """128 random bits, URL-safe."""
-    return secrets.token_urlsafe(16)
-
-
-def hash_token(token: str) -> str:
-    return hashlib.sha256(token.encode("utf-8", "surrogatepass")).hexdigest()
-
-
-class ActionError(Exception):
-    """An action refused; `code` is one of the protocol's error codes (docs/protocol.md)."""
-
-    def __init__(self, code: str, message: str) -> None:
-        super().__init__(message)
-        self.code = code
-        self.message = message
-
-
-# Messages that only say how things are now: a newer one replaces one not yet sent.
-COALESCED = ("view", "table")
-# Others' words: past MAX_OUTBOX of them unsent, the oldest is dropped (a reconnect gets the chat).
-DROPPABLE = ("chat",)
-MAX_OUTBOX = 64  # answers to its own messages queued for one connection before it is closed (1008)
-
-
-@dataclass(eq=False)
-class Connection:
-    """One websocket at a table. Outgoing messages queue here; a writer task sends them.
-
-    A `view` or `table` message replaces the one of its kind not yet sent, in its place: a slow
-    client gets the newest, never a backlog, and no one else's comings and goings can fill its
-    queue. Only the connection's own messages (answers to what it sent) add up; a client that sends
-    and does not read is closed with 1008 once MAX_OUTBOX of them wait.
-    """
-
-    seat: int | None
-    token: str | None = None  # the token it said hello with, for its seat's rematch link
-    outbox: deque[tuple[str, str]] = field(default_factory=deque)  # (kind, json text)
-    # Log entries the client has (or will have once its queued view is sent): its next view
-    # carries only the entries after these. 0 on a new connection: its first view is whole.
-    log_len: int = 0
-    wake: asyncio.Event = field(default_factory=asyncio.Event)
-    closed: bool = False
-    close_code: int = 1000
-    close_reason: str = ""
-    id: str = field(default_factory=lambda: secrets.token_hex(8))
-
-    @property
-    def backlogged(self) -> bool:
-        return len(self.outbox) >= MAX_OUTBOX // 2
-
-    def push(self, kind: str, text: str = "") -> None:
-        """Queue a message. A `view` is queued without its text: the sender builds it when it is
-        sent, of the newest move, with the log entries this client lacks by then."""
-        if self.closed:
-            return
-        if kind in COALESCED:
-            for i, (queued, _text) in enumerate(self.outbox):
-                if queued == kind:
-                    self.outbox[i] = (kind, text)
-                    self.wake.set()
-                    return
-        self.outbox.append((kind, text))
-        if kind in DROPPABLE:
-            said = [i for i, (k, _t) in enumerate(self.outbox) if k == kind]
-            if len(said) > MAX_OUTBOX:
-                del self.outbox[said[0]]
-        answers = sum(1 for k, _t in self.outbox if k not in COALESCED and k not in DROPPABLE)
-        if answers > MAX_OUTBOX:
-            self.close(1008, "the connection does not read its messages")
-        self.wake.set()
-
-    def close(self, code: int, reason: str) -> None:
-        """Close after what is queued is sent (the sender closes the websocket with `code`); a
-        connection closed for its behaviour (1008) is sent nothing more."""
-        if not self.closed:
-            self.closed = True
-            self.close_code = code
-            self.close_reason = reason
-        if code == 1008:
-            self.outbox.clear()
-        self.wake.set()
-
-
-class TableRuntime:
-    def __init__(
-        self, manager: TableManager, row: TableRow, game: Game, state: State, creator: str = ""
-    ) -> None:
-        self.manager = manager
-        self.creator = creator  # the client address that made it ("" if made before a restart)
-        self.row = row
-        self.game = game
-        self.state = state
-        self.lock = asyncio.Lock()
-        self.connections: set[Connection] = set()
-        self.bot_task: asyncio.Task[None] | None = None
-        # `view` messages of `_views_of` by (seat, log entries the client has): (text, log length),
-        # or the worker thread's future while a long one is built.
-        self._views: dict[tuple[int | None, int], Any] = {}
-        self._views_of: State | None = None
-        self._table_due = False  # a `table` message is scheduled for this loop turn
-        self.chat: list[ChatLine] = []
-        self._chat_lock = asyncio.Lock()
-        self._rematch_lock = asyncio.Lock()
-        # The clock and the away seats live in memory: after a restart every reserve is whole and
-        # every person is at their seat again (nobody is connected then, so the table is paused).
-        self.away: set[int] = set()
-        clock = row.settings.get("clock")
-        self.clock: dict[str, int] | None = clock
-        self.reserve_left = [float(clock["reserve_seconds"]) if clock else 0.0] * row.players
-        self._turn: tuple[int, int] | None = None  # (move, seat) whose time is running
-        self._turn_started = 0.0  # time.monotonic() when it started, moved on by pauses
-        self._paused_at: float | None = None  # no person connected since then: the clock waits
-        self._clock_timer: asyncio.TimerHandle | None = None
-        self._grace: dict[int, asyncio.TimerHandle] = {}  # seats gone, until the grace period ends
-        # Several processes (cluster.py): only the owner applies actions, runs bots and the clock;
-        # another process keeps a replica, forwards its people's requests and hears the owner's
-        # summaries. The owner hears who is connected elsewhere: process -> (seats, spectators,
-        # when it was heard, time.monotonic()).
-        self.owned = True
-        self.remote: dict[str, tuple[frozenset[int], int, float]] = {}
-        self.owner_summary: dict[str, Any] | None = None
-        self.idle_since = time.monotonic()  # when its last connection here closed (a replica's)
-
-    @property
-    def id(self) -> str:
-        return self.row.id
-
-    @property
-    def seq(self) -> int:
-        return len(self.state.history)
-
-    def seat_of(self, token: str | None) -> int | None:
-        """The seat a token opens, or None (a spectator) for no or a wrong token."""
-        if not token or not isinstance(token, str) or len(token) > 200:
-            return None
-        digest = hash_token(token)
-        found = None
-        for seat, stored in enumerate(self.row.token_hashes):
-            if stored is not None and hmac.compare_digest(stored, digest):
-                found = seat
-        return found
-
-    # -- what is sent ---------------------------------------------------------------------------
-
-    async def view_text(self, conn: Connection) -> str:
-        """The `view` message for `conn` at the newest move, with the log entries it lacks; it then
-        has the whole log. Connections of one seat share the text. A whole log in a long game at
-        large options runs to megabytes: past VIEW_ON_LOOP_EVENTS events (about 1.5 ms a view) it is
-        built in a worker thread, so that the event loop never stalls on it. Smaller ones are built
-        here: a thread's hand-off would cost more than they do."""
-        state = self.state
-        if self._views_of is not state:
-            self._views, self._views_of = {}, state
-        key = (conn.seat, conn.log_len)
-        built = self._views.get(key)
-        if built is None:
-            if len(state.events) <= VIEW_ON_LOOP_EVENTS:
-                built = _view_text(self.id, state, conn.seat, conn.log_len)
-            else:
-                built = asyncio.ensure_future(
-                    asyncio.to_thread(_view_text, self.id, state, conn.seat, conn.log_len)
-                )
-            self._views[key] = built
-        if isinstance(built, asyncio.Future):
-            try:
-                built = await asyncio.shield(built)
-            except Exception:
-                if self._views.get(key) is built:
-                    del self._views[key]
-                raise
-        text, conn.log_len = cast(tuple[str, int], built)
-        return text
-
-    def summary(self) -> dict[str, Any]:
-        """What anyone may know of the table (the lobby, spectators): never the seed or tokens. A
-        replica gives the owner's latest (which knows the clock and the away seats)."""
-        if not self.owned and self.owner_summary is not None:
-            return dict(self.owner_summary, options=self.row.options)
-        summary = table_summary(
-            self.row, self.seq, self.state, self.present_seats(), spectators=self._spectators()
-        )
-        for info in summary["seats"]:
-            info["away"] = info["seat"] in self.away
-        summary["paused"] = self.paused
-        if self.clock is not None:
-            left = self.time_left()
-            summary["clock"] = dict(
-                self.clock,
-                seat=None if self._turn is None else self._turn[1],
-                left=None if left is None else round(left, 1),
-                running=self._turn is not None and self._paused_at is None,
-                reserve_left=[round(r, 1) for r in self.reserve_left],
-            )
-        return summary
-
-    @property
-    def paused(self) -> bool:
-        """A table in play with people at it, none of them connected: it waits for them (no clock
-        runs, no stand-in plays)."""
-        has_people = any(info.get("kind") == "human" for info in self.row.seats)
-        return self.row.status == "playing" and has_people and not self.people_present()
-
-    def people_present(self) -> bool:
-        return bool(self.present_seats())
-
-    def here(self) -> tuple[set[int], int]:
-        """The seats with a person connected to this process, and the spectators connected to it."""
-        seats = {c.seat for c in self.connections if c.seat is not None}
-        return seats, sum(1 for c in self.connections if c.seat is None)
-
-    def present_seats(self) -> set[int]:
-        """The seats with a person connected, here or (heard by the owner) at another process."""
-        seats = self.here()[0]
-        for remote_seats, _spectators, _heard in self.remote.values():
-            seats |= remote_seats
-        return seats
-
-    def _spectators(self) -> int:
-        return self.here()[1] + sum(spectators for _seats, spectators, _heard in self.remote.values())
-
-    def broadcast(self) -> None:
-        """Send every connection its view of the current move."""
-        for conn in list(self.connections):
-            conn.push("view")
-
-    def broadcast_chat(self, line: ChatLine) -> None:
-        text = dumps({"type": "chat", "line": line.as_json()})
-        for conn in list(self.connections):
-            conn.push("chat", text)
-
-    def broadcast_table(self) -> None:
-        """Send everyone the table's summary, once per loop turn however many changes came in it
-        (a crowd of spectators coming and going costs one summary, not one each)."""
-        if not self._table_due:
-            self._table_due = True
-            asyncio.get_running_loop().call_soon(self._send_table)
-
-    def _send_table(self) -> None:
-        self._table_due = False
-        summary = self.summary()
-        text = dumps({"type": "table", "table": summary})
-        for conn in list(self.connections):
-            conn.push("table", text)
-        if self.owned and self.remote:
-            # The other processes' people see the owner's summary. Options are the row's, which
-            # every replica has: left out, a summary fits a notification (a seat's name and bot
-            # spec are bounded; one too long anyway is refused by `encode`, and logged).
-            shared = {k: v for k, v in summary.items() if k != "options"}
-            self.manager.tell({"kind": "table", "table": self.id, "summary": shared})
-
-    def attach(self, conn: Connection) -> TableRuntime:
-        """A connection joins: it gets its view; a seat's older connection (another tab or device)
-        is told it was replaced and closed (4409): one seat, one place that plays it. Returns the
-        table it joined: another if this one is a replica that left memory meanwhile."""
-        if not self.owned and self.manager.tables.get(self.id) is not self:
-            # Unloaded while the connection said hello: it joins the one in memory (which hears of
-            # every move), or this one goes back and catches up.
-            current = self.manager.tables.setdefault(self.id, self)
-            if current is not self:
-                return current.attach(conn)
-            self.manager.catch_up_later(self)
-        if conn.seat is not None:
-            self.replace(conn.seat, conn.id)
-            grace = self._grace.pop(conn.seat, None)
-            if grace is not None:
-                grace.cancel()
-            if self.manager.cluster.shared:  # and at the other processes
-                self.manager.tell({"kind": "seat", "table": self.id, "seat": conn.seat, "keep": conn.id})
-        self.connections.add(conn)
-        conn.push("view")
-        self._people_changed()
-        return self
-
-    def replace(self, seat: int, keep: str) -> bool:
-        """Close the seat's connections other than `keep` (4409); True if there were any."""
-        old = [c for c in self.connections if c.seat == seat and c.id != keep]
-        for conn in old:
-            conn.push(
-                "replaced",
-                dumps(
-                    {
-                        "type": "replaced",
-                        "message": "your seat was opened in another window or device; "
-                        "this one no longer plays it",
-                    }
-                ),
-            )
-            conn.close(4409, "the seat was opened elsewhere")
-            self.connections.discard(conn)
-        return bool(old)
-
-    def detach(self, conn: Connection) -> None:
-        conn.closed = True
-        if conn not in self.connections:
-            return  # replaced by a newer connection of its seat: it had left already
-        self.connections.discard(conn)
-        seat = conn.seat
-        if seat is not None and seat not in self.present_seats():
-            self._seat_left(seat)
-        self._people_changed()
-        self.maybe_unload()
-
-    def _people_changed(self) -> None:
-        """Someone came or went: the clock pauses or goes on, stand-ins start or stop (the owner),
-        or the owner is told who is here now (a replica)."""
-        if not self.owned:
-            self.tell_here()
-            return
-        self._tick_clock()
-        self.broadcast_table()
-        self.schedule_bots()
-
-    def tell_here(self) -> None:
-        """Tell the owner who is connected to this process's replica."""
-        seats, spectators = self.here()
-        self.manager.tell(
-            {"kind": "here", "table": self.id, "seats": sorted(seats), "spectators": spectators}
-        )
-
-    def heard_here(self, process: str, seats: list[int], spectators: int) -> None:
-        """The owner hears who is connected at another process (none: an empty list)."""
-        before = self.present_seats()
-        heard = frozenset(s for s in seats if isinstance(s, int) and 0 <= s < self.row.players)
-        if heard or spectators:
-            self.remote[process] = (heard, max(0, int(spectators)), time.monotonic())
-        else:
-            self.remote.pop(process, None)
-        self._presence_moved(before)
-
-    def forget_silent(self) -> None:
-        """Processes not heard of for HERE_EXPIRES have nobody here any more (they died)."""
-        before = self.present_seats()
-        limit = time.monotonic() - HERE_EXPIRES
-        silent = [p for p, (_s, _n, heard) in self.remote.items() if heard < limit]
-        for process in silent:
-            del self.remote[process]
-        if silent:
-            self._presence_moved(before)
-
-    def _presence_moved(self, before: set[int]) -> None:
-        after = self.present_seats()
-        for seat in before - after:
-            self._seat_left(seat)
-        for seat in after - before:
-            grace = self._grace.pop(seat, None)
-            if grace is not None:
-                grace.cancel()
-        self._people_changed()
-        self.maybe_unload()  # a finished table that nobody anywhere watches now
-
-    def maybe_unload(self) -> None:
-        """A table no longer in play that nobody watches leaves memory; it is rebuilt from the log
-        when asked for. A replica leaves a while after nobody here watches it (`_keep_in_touch`)."""
-        if not self.owned:
-            if not self.connections:
-                self.idle_since = time.monotonic()
-            return
-        if self.row.status != "playing":
-            self._stop_timers()
-            if not self.connections and not self.remote:
-                self.manager.unload(self)
-
-    def _stop_timers(self) -> None:
-        self._settle_turn()
-        for handle in self._grace.values():
-            handle.cancel()
-        self._grace.clear()
-
-    # -- the clock and the away seats -----------------------------------------------------------
-
-    def _clocked_seat(self) -> int | None:
-        """The seat whose time runs now: a person to move who is at their seat."""
-        seat = self.state.current_player
-        if self.clock is None or self.row.status != "playing" or seat is None or not self.owned:
-            return None
-        if self.row.seats[seat].get("kind") != "human" or seat in self.away:
-            return None
-        return seat
-
-    def time_left(self) -> float | None:
-        """Seconds left to the running turn, reserve included; None if no turn is timed."""
-        if self._turn is None or self.clock is None:
-            return None
-        now = self._paused_at if self._paused_at is not None else time.monotonic()
-        total = self.clock["turn_seconds"] + self.reserve_left[self._turn[1]]
-        return max(0.0, total - (now - self._turn_started))
-
-    def _settle_turn(self) -> None:
-        """Stop the running turn's time: what it took beyond turn_seconds comes out of the reserve."""
-        if self._clock_timer is not None:
-            self._clock_timer.cancel()
-            self._clock_timer = None
-        if self._turn is None or self.clock is None:
-            self._turn = None
-            return
-        seat = self._turn[1]
-        left = self.time_left() or 0.0
-        self.reserve_left[seat] = min(self.reserve_left[seat], left)
-        self._turn = None
-        self._paused_at = None
-
-    def _tick_clock(self) -> None:
-        """Make the clock match the table now: after every move, arrival, departure and return.
-        A new decision of a person starts their time; it waits while nobody is connected."""
-        if self.clock is None:
-            return
-        seat = self._clocked_seat()
-        turn = None if seat is None else (self.seq, seat)
-        if self._turn != turn:
-            self._settle_turn()
-            if turn is not None:
-                self._turn, self._turn_started, self._paused_at = turn, time.monotonic(), None
-        if self._turn is None:
-            return
-        present = self.people_present()
-        if not present and self._paused_at is None:
-            self._paused_at = time.monotonic()
-            if self._clock_timer is not None:
-                self._clock_timer.cancel()
-                self._clock_timer = None
-        elif present and self._paused_at is not None:
-            self._turn_started += time.monotonic() - self._paused_at
-            self._paused_at = None
-        if present and self._clock_timer is None:
-            self._clock_timer = asyncio.get_running_loop().call_later(
-                self.time_left() or 0.0, self._time_out, self._turn
-            )
-
-    def _time_out(self, turn: tuple[int, int]) -> None:
-        self._clock_timer = None
-        if self._turn != turn:
-            return
-        seat = turn[1]
-        self.reserve_left[seat] = 0.0
-        self._turn = None
-        log.info("table %s: seat %d ran out of time; a stand-in plays for it", self.id, seat)
-        self._go_away(seat)
-
-    def _seat_left(self, seat: int) -> None:
-        """A person's last connection closed: after the grace period, a stand-in plays for them."""
-        if self.row.seats[seat].get("kind") != "human" or self.row.status != "playing" or not self.owned:
-            return
-        old = self._grace.pop(seat, None)
-        if old is not None:
-            old.cancel()
-        self._grace[seat] = asyncio.get_running_loop().call_later(
-            self.manager.away_grace, self._grace_over, seat
-        )
-
-    def _grace_over(self, seat: int) -> None:
-        self._grace.pop(seat, None)
-        if seat not in self.present_seats():
-            log.info("table %s: seat %d is away; a stand-in plays for it", self.id, seat)
-            self._go_away(seat)
-
-    def _go_away(self, seat: int) -> None:
-        if seat in self.away or self.row.status != "playing":
-            return
-        self.away.add(seat)
-        self._tick_clock()
-        self.broadcast_table()
-        self.schedule_bots()
-
-    async def come_back(self, seat: int) -> None:
-        """The person takes their seat back from the stand-in ("I'm back", or an action of theirs)."""
-        if not self.owned and await self._forwarded("back", seat) is not None:
-            return
-        if seat not in self.away:
-            return
-        self.away.discard(seat)
-        self._tick_clock()
-        self.broadcast_table()
-
-    # -- names, chat, rematch -------------------------------------------------------------------
-
-    async def rename(self, seat: int, raw: Any) -> None:
-        """The person at `seat` names themselves; ActionError (and nothing changed) for a name that
-        is not a short line of text, or that another seat has."""
-        try:
-            name = clean_name(raw)
-        except ValueError as exc:
-            raise ActionError("bad_name", str(exc)) from None
-        if not name:
-            raise ActionError("bad_name", f"a name is 1 to {MAX_NAME} characters")
-        if not self.owned and await self._forwarded("name", seat, name=name) is not None:
-            return
-        for other, info in enumerate(self.row.seats):
-            if other != seat and name_key(info.get("name") or "") == name_key(name):
-                raise ActionError(
-                    "name_taken", f"seat {other} is called {name!r} already; choose another name"
-                )
-        if self.row.seats[seat].get("name") == name:
-            return
-        seats = [dict(info) for info in self.row.seats]
-        seats[seat]["name"] = name
-        try:
-            await self.manager.writer.call(self.manager.storage.set_seats, self.id, seats)
-        except Exception as exc:
-            log.error("table %s: could not save a name: %s", self.id, exc)
-            raise ActionError("storage", "the name could not be saved; try again") from None
-        self.row.seats = seats
-        self.broadcast_table()
-
-    async def say(self, seat: int, text: str) -> None:
-        """A chat line (checked by `chat_line`) from `seat`: stored with the table, then sent to
-        everyone at it."""
-        if not self.owned and await self._forwarded("chat", seat, text=text) is not None:
-            return
-        async with self._chat_lock:
-            if len(self.chat) >= MAX_CHAT_LINES:
-                raise ActionError("chat_full", f"this table's chat is full ({MAX_CHAT_LINES} lines)")
-            name = self.row.seats[seat].get("name") or f"P{seat}"
-            line = ChatLine(len(self.chat), seat, name, text, self.seq, round(time.time(), 3))
-            try:
-                await self.manager.writer.call(self.manager.storage.add_chat, self.id, line)
-            except Exception as exc:
-                log.error("table %s: could not save a chat line: %s", self.id, exc)
-                raise ActionError("storage", "the chat line could not be saved; try again") from None
-            self.chat.append(line)
-        self.broadcast_chat(line)
-        if self.manager.cluster.shared:
-            self.manager.tell({"kind": "chat", "table": self.id, "line": line.as_json()})
-
-    def heard_chat(self, line: dict[str, Any]) -> None:
-        """A replica hears a chat line the owner stored."""
-        said = ChatLine(**line)
-        if said.n == len(self.chat):
-            self.chat.append(said)
-            self.broadcast_chat(said)
-
-    async def rematch(self, creator: str) -> str:
-        """The id of the table that plays this game again (made by the first to ask; later asks
-        get it too); everyone at this table is offered their seat at it."""
-        if self.row.status == "playing":
-            raise ActionError("running", "a rematch is offered once the game is over")
-        if not self.owned:
-            answer = await self._forwarded("rematch", None, creator=creator)
-            if answer is not None:
-                self._next_table(str(answer["next_table"]))
-                return str(answer["next_table"])
-        async with self._rematch_lock:
-            following = self.row.settings.get("next_table")
-            if not following:
-                runtime = await self.manager.create_rematch(self.row, creator)
-                settings = dict(self.row.settings, next_table=runtime.id)
-                await self.manager.writer.call(self.manager.storage.set_settings, self.id, settings)
-                self.row.settings = settings
-                following = runtime.id
-        self.broadcast_table()
-        self._offer_rematch()
-        return str(following)
-
-    def _next_table(self, following: str) -> None:
-        """A replica learns of the rematch (from an answer, or the owner's summary)."""
-        if self.row.settings.get("next_table") != following:
-            self.row.settings = dict(self.row.settings, next_table=following)
-            self._offer_rematch()
-
-    def _offer_rematch(self) -> None:
-        for conn in list(self.connections):
-            offer = self.rematch_message(conn)
-            if offer is not None:
-                conn.push("rematch", offer)
-
-    def rematch_message(self, conn: Connection) -> str | None:
-        """The `rematch` message for a seat's connection: its seat at the next table and its link
-        (its token, which opens that seat too); None if there is none for it."""
-        following = self.row.settings.get("next_table")
-        if not following or conn.seat is None or conn.token is None:
-            return None
-        seat = (conn.seat + 1) % self.row.players
-        return dumps(
-            {
-                "type": "rematch",
-                "table": following,
-                "seat": seat,
-                "join_url": f"/t/{following}#token={conn.token}",
-            }
-        )
-
-    # -- actions --------------------------------------------------------------------------------
-
-    async def submit(self, seat: int, action: Any, seq: int | None = None, bot: bool = False) -> None:
-        """Take `action` for `seat`; ActionError (and nothing changed) if it may not be taken. A
-        `bot` move is refused once no bot plays that seat (its person came back meanwhile).
-        A replica forwards it to the owner (whose bots play: a replica's never do)."""
-        if not self.owned:
-            if bot:
-                raise ActionError("stale", "another process owns the table now")
-            if await self._forwarded("action", seat, action=action, seq=seq) is not None:
-                return
-        async with self.lock:
-            if bot and self.bot_spec(seat) is None:
-                raise ActionError("stale", "the seat's person is back")
-            state = self.state
-            if state.is_terminal:
-                raise ActionError("game_over", "the game is over")
-            if self.row.status == "abandoned":
-                raise ActionError("abandoned", "the table was abandoned: nobody moved for too long")
-            if seq is not None and seq != self.seq:
-                raise ActionError(
-                    "stale", f"your action was for move {seq}, but the table is at move {self.seq}"
-                )
-            if seat != state.current_player:
-                raise ActionError("not_your_turn", "it is not your decision now")
-            legal = state.legal_actions()
-            if isinstance(action, bool) or not isinstance(action, int) or action not in legal:
-                shown = repr(action) if isinstance(action, int) and abs(action) < 2**63 else "that"
-                raise ActionError(
-                    "illegal",
-                    f"{shown} is not one of your legal action ids now ({', '.join(map(str, legal))})",
-                )
-            nxt = state.clone()
-            try:
-                nxt.apply(action, seat=seat)
-            except BodogeError as exc:  # a legal id refused: the game's bug, not the client's
-                log.error("table %s: legal action %s refused: %s", self.id, action, exc)
-                raise ActionError("illegal", "the game refused that action") from None
-            result = None
-            if nxt.is_terminal:
-                result = {"scores": nxt.scores(), "winners": nxt.winners()}
-            try:
-                await self.manager.writer.append(Append(self.id, self.seq, seat, action, result))
-            except Exception as exc:
-                log.error("table %s: could not log action %s: %s", self.id, self.seq, exc)
-                if self.manager.cluster.shared:
-                    # Perhaps another process logged this move (it took the table over while
-                    # this one still thought it the owner): read the log again.
-                    self.manager.catch_up_later(self)
-                raise ActionError("storage", "the action could not be saved; try again") from None
-            self.state = nxt
-            now = time.time()
-            self.row.moves = self.seq
-            self.row.updated_at = now
-            if result is not None:
-                self.row.status = "over"
-                self.row.result = result
-            if not bot:
-                self.away.discard(seat)  # acting takes the seat back from a stand-in
-            self._tick_clock()
-            self.broadcast()
-            if result is not None or self.clock is not None:
-                self.broadcast_table()  # the end, or the clock's new turn
-            if result is not None:
-                self.maybe_unload()
-        self.schedule_bots()
-
-    async def _forwarded(self, what: str, seat: int | None, **fields: Any) -> dict[str, Any] | None:
-        """A replica asks the table's owner to do `what` for `seat`: the owner's answer (raised as
-        ActionError if it refused), or None if this process owns the table now (nobody else did:
-        the caller does it here)."""
-        manager = self.manager
-        if self.row.status != "playing" and await manager.promote(self):
-            return None  # a finished table's owner lets it go once nobody there watches it
-        message = {"kind": "ask", "table": self.id, "what": what, "seat": seat, **fields}
-        try:
-            answer = await manager.cluster.request(message)
-        except NoOwner:
-            if await manager.promote(self):
-                return None
-            raise ActionError(
-                "busy", "the server process that runs this table did not answer; try again in a moment"
-            ) from None
-        except Exception as exc:
-            log.error("table %s: could not ask its owner: %s", self.id, exc)
-            raise ActionError("storage", "the table's server could not be reached; try again") from None
-        error = answer.get("error")
-        if isinstance(error, list) and len(error) == 2:
-            raise ActionError(str(error[0]), str(error[1]))
-        return answer
-
-    async def answer(self, message: dict[str, Any]) -> dict[str, Any]:
-        """The owner does what another process's person asked (see `_forwarded`)."""
-        what, seat = message.get("what"), message.get("seat")
-        try:
-            if what == "rematch":
-                return {"next_table": await self.rematch(str(message.get("creator") or ""))}
-            if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < self.row.players:
-                raise ActionError("malformed", "no such seat")
-            if what == "action":
-                seq = message.get("seq")
-                await self.submit(seat, message.get("action"), seq if isinstance(seq, int) else None)
-            elif what == "back":
-                await self.come_back(seat)
-            elif what == "name":
-                await self.rename(seat, message.get("name"))
-            elif what == "chat":
-                await self.say(seat, chat_line(message.get("text")))
-            else:
-                raise ActionError("malformed", f"unknown request {str(what)[:40]!r}")
-        except ActionError as exc:
-            return {"error": [exc.code, exc.message]}
-        return {}
-
-    def heard_move(self, seq: int, seat: int, action: int) -> None:
-        """A replica hears of an action the owner logged: it takes it, or catches up from the log
-        if it missed one."""
-        if seq < self.seq:
-            return
-        if seq > self.seq:
-            self.manager.catch_up_later(self)
-            return
-        nxt = self.state.clone()
-        try:
-            nxt.apply(action, seat=seat)
-        except BodogeError as exc:
-            log.error("table %s: the owner's action %s does not apply here: %s", self.id, seq, exc)
-            self.manager.catch_up_later(self)
-            return
-        self.moved(nxt)
-
-    def moved(self, nxt: State) -> None:
-        """A replica's state moved on (heard, or read from the log): everyone here sees it."""
-        self.state = nxt
-        self.row.moves = self.seq
-        if nxt.is_terminal and self.row.status == "playing":
-            self.row.status = "over"
-            self.row.result = {"scores": nxt.scores(), "winners": nxt.winners()}
-        self.broadcast()
-
-    def heard_summary(self, summary: dict[str, Any]) -> None:
-        """A replica hears the owner's summary: its people see it, and the rematch if there is one."""
-        self.owner_summary = summary
-        following = summary.get("next_table")
-        if isinstance(following, str):
-            self._next_table(following)
-        if summary.get("status") == "abandoned":
-            self.row.status = "abandoned"
-        self.broadcast_table()
-
-    def heard_abandoned(self) -> None:
-        if self.row.status != "playing":
-            return
-        self.row.status = "abandoned"
-        if self.bot_task is not None:
-            self.bot_task.cancel()
-        self.broadcast_table()
-        self.maybe_unload()
-
-    def bot_spec(self, seat: int | None) -> str | None:
-        """The bot that plays `seat` now: its own, or the stand-in of an away person while someone
-        is at the table to play with (a table whose people have all gone waits for them)."""
-        if seat is None:
-            return None
-        info = self.row.seats[seat]
-        if info.get("kind") == "bot":
-            spec = info.get("spec")
-            return None if spec is None else str(spec)
-        if seat in self.away and self.people_present():
-            return str(self.row.settings.get("standin") or DEFAULT_STANDIN)
-        return None
-
-    def schedule_bots(self) -> None:
-        if self.row.status != "playing" or self.manager.closing or not self.owned:
-            return
-        if self.state.is_terminal or self.bot_spec(self.state.current_player) is None:
-            return
-        if self.bot_task is None or self.bot_task.done():
-            self.bot_task = asyncio.create_task(self._bots(), name=f"bots-{self.id}")
-            self.bot_task.add_done_callback(self._bots_ended)
-
-    def _bots_ended(self, task: asyncio.Task[None]) -> None:
-        """A bot task that died of something unforeseen is logged and started again: a bot table
-        never stops while a bot has a legal action."""
-        if task.cancelled() or task.exception() is None:
-            return
-        log.error("table %s: the bot task failed", self.id, exc_info=task.exception())
-        asyncio.get_running_loop().call_later(1.0, self.schedule_bots)
-
-    async def _bots(self) -> None:
-        """Play while a bot is to move (one move at a time, each on that seat's view).
-
-        Nothing stops it but the end of the game: a move the table refuses, or any failure, is
-        logged and tried again after a pause that grows to at most MAX_BOT_PAUSE; after a refusal
-        the bot plays a random legal action of its seat (the pool has already fallen back to one
-        for a failed or slow worker)."""
-        manager = self.manager
-        failures = 0
-        while not manager.closing and self.row.status == "playing":
-            seat = self.state.current_player
-            spec = self.bot_spec(seat)
-            if seat is None or spec is None:
-                return
-            if manager.bot_delay > 0:
-                await asyncio.sleep(manager.bot_delay)
-            seq = self.seq
-            if self.state.current_player != seat or self.row.status != "playing":
-                continue
-            try:
-                if failures:
-                    action = random.SystemRandom().choice(self.state.legal_actions())
-                else:
-                    # Without the log for a bot that never reads it: building the log and pickling
-                    # it to the worker was a third of a busy server's time (bench/load.py).
-                    log_needed = reads_log(spec)
-                    view = await _off_loop_if_long(self.state, self.state.view, seat, log_needed)
-                    move = await manager.bots.act(
-                        self.row.game, self.row.players, self.row.options, spec, view
-                    )
-                    action = move.action
-                # submit() ends by scheduling bots; this task is still running, so it starts none,
-                # and this loop carries on with the next bot decision itself.
-                await self.submit(seat, action, seq, bot=True)
-                failures = 0
-            except ActionError as exc:
-                if exc.code in ("stale", "game_over", "abandoned"):
-                    continue  # the table moved on meanwhile: look again
-                failures += 1
-                log.warning("table %s: bot move refused (%s): %s", self.id, exc.code, exc.message)
-                await asyncio.sleep(min(MAX_BOT_PAUSE, 0.25 * 2**failures))
-            except Exception:
-                failures += 1
-                log.exception("table %s: bot move failed; trying again", self.id)
-                await asyncio.sleep(min(MAX_BOT_PAUSE, 0.25 * 2**failures))
-
-    def record(self) -> dict[str, Any]:
-        """The game record — only once the game is over or abandoned (before, it would reveal the
-        deal to players still playing it)."""
-        if not self.state.is_terminal and self.row.status != "abandoned":
-            raise ActionError("running", "the record is offered only once the game is over")
-        return self.state.to_record()
-
-    async def abandon(self) -> None:
-        """No move for too long: the table ends as `abandoned`, its record kept and replayable."""
-        async with self.lock:
-            if self.row.status != "playing":
-                return
-            await self.manager.writer.abandon(self.id)
-            self.row.status = "abandoned"
-        if self.bot_task is not None:
-            self.bot_task.cancel()
-        self.broadcast_table()
-        self.maybe_unload()
-
-
-MAX_BOT_PAUSE = 30.0  # seconds: the longest pause between a failed bot move and the next try
-
-
-def table_summary(
-    row: TableRow, moves: int, state: State | None, present: set[int], spectators: int = 0
-) -> dict[str, Any]:
-    title = {"en": row.game, "ja": row.game}
-    with contextlib.suppress(BodogeError):
-        title = dict(game_class(row.game).title)
-    seats = []
-    for seat, info in enumerate(row.seats):
-        seats.append(
-            {
-                "seat": seat,
-                "kind": info.get("kind"),
-                "name": info.get("name"),
-                "spec": info.get("spec"),
-                "connected": seat in present,
-                "away": False,  # a stand-in plays for the person (only a loaded table knows)
-            }
-        )
-    summary: dict[str, Any] = {
-        "id": row.id,
-        "game": row.game,
-        "title": title,
-        "players": row.players,
-        "options": row.options,
-        "seats": seats,
-        "status": row.status,
-        "moves": moves,
-        "current_player": None if state is None else state.current_player,
-        "result": row.result,
-        "spectators": spectators,
-        "created_at": row.created_at,
-        "updated_at": row.updated_at,
-        "clock": row.settings.get("clock"),
-        "standin": row.settings.get("standin") or DEFAULT_STANDIN,
-        "rematch_of": row.settings.get("rematch_of"),
-        "next_table": row.settings.get("next_table"),
-        "paused": False,  # only a loaded table knows who is connected
-    }
-    return summary
 
 
 # The fields of a table beside its options (POST /api/tables): no option may be named as one.
@@ -1068,9 +158,9 @@ class TableManager:
             log.error("table %s: could not claim it: %s", runtime.id, exc)
             return False
         await self.catch_up(runtime)
-        runtime.owned, runtime.owner_summary, runtime.remote = True, None, {}
+        runtime.owned, runtime.owner_summary, runtime.presence.remote = True, None, {}
         self.tell({"kind": "owner", "table": runtime.id})  # the replicas say who is there
-        runtime._people_changed()
+        runtime.people_changed()
         return True
 
     def demote(self, runtime: TableRuntime) -> None:
@@ -1078,11 +168,10 @@ class TableManager:
         if not runtime.owned:
             return
         runtime.owned = False
-        if runtime.bot_task is not None:
-            runtime.bot_task.cancel()
-        runtime._stop_timers()
-        runtime.remote = {}
-        runtime.tell_here()
+        runtime.bots.stop()
+        runtime.stop_timers()
+        runtime.presence.remote = {}
+        runtime.presence.tell_here()
 
     def catch_up_later(self, runtime: TableRuntime) -> None:
         self._in_background(self.catch_up(runtime))
@@ -1135,7 +224,7 @@ class TableManager:
             for runtime in list(self.tables.values()):
                 if not runtime.owned:
                     self.catch_up_later(runtime)
-                    runtime.tell_here()
+                    runtime.presence.tell_here()
             return
         table_id = message.get("table")
         runtime = self.tables.get(table_id) if isinstance(table_id, str) else None
@@ -1159,11 +248,11 @@ class TableManager:
         elif kind == "here" and runtime.owned:
             seats, spectators = message.get("seats"), message.get("spectators")
             if isinstance(seats, list) and isinstance(spectators, int):
-                runtime.heard_here(origin, seats, spectators)
+                runtime.presence.heard_here(origin, seats, spectators)
         elif kind == "seat":
             seat, keep = message.get("seat"), message.get("keep")
             if isinstance(seat, int) and isinstance(keep, str) and runtime.replace(seat, keep):
-                runtime._people_changed()
+                runtime.people_changed()
         elif kind == "table" and not runtime.owned:
             summary = message.get("summary")
             if isinstance(summary, dict):
@@ -1172,9 +261,9 @@ class TableManager:
             line = message.get("line")
             if isinstance(line, dict):
                 with contextlib.suppress(TypeError):
-                    runtime.heard_chat(line)
+                    runtime.chat.heard(line)
         elif kind == "owner" and not runtime.owned:
-            runtime.tell_here()
+            runtime.presence.tell_here()
 
     async def _answer(self, runtime: TableRuntime, message: dict[str, Any]) -> None:
         answer = await runtime.answer(message)
@@ -1187,9 +276,9 @@ class TableManager:
             await asyncio.sleep(HERE_INTERVAL)
             for runtime in list(self.tables.values()):
                 if runtime.owned:
-                    runtime.forget_silent()
+                    runtime.presence.forget_silent()
                 elif runtime.connections:
-                    runtime.tell_here()
+                    runtime.presence.tell_here()
                 elif time.monotonic() - runtime.idle_since > REPLICA_IDLE:
                     self.unload(runtime)
 
@@ -1203,7 +292,7 @@ class TableManager:
                 log.error("table %s: rebuilding it took too long; it is left for later", table_id)
                 continue
             if runtime is not None:
-                runtime.schedule_bots()
+                runtime.bots.schedule()
         if ids:
             log.info("rebuilt %d unfinished tables from the log", len(self.tables))
 
@@ -1233,7 +322,7 @@ class TableManager:
         """Stop: the bots, then the writer (everything queued is committed), then, beside other
         processes, let every table go (another process takes them over from the log)."""
         self.closing = True
-        tasks = [t.bot_task for t in self.tables.values() if t.bot_task is not None]
+        tasks = [t.bots.task for t in self.tables.values() if t.bots.task is not None]
         tasks += list(self._background)
         for task in tasks:
             task.cancel()
@@ -1304,7 +393,7 @@ class TableManager:
             runtime = TableRuntime(self, row, game, state, creator)
             runtime.owned = owned
             self.tables[row.id] = runtime
-            runtime.schedule_bots()
+            runtime.bots.schedule()
             return runtime, tokens
 
     async def create_rematch(self, row: TableRow, creator: str) -> TableRuntime:
@@ -1389,7 +478,7 @@ class TableManager:
             return None
         row.moves = len(state.history)
         runtime = TableRuntime(self, row, game, state)
-        runtime.chat = self.storage.load_chat(table_id)
+        runtime.chat.lines = self.storage.load_chat(table_id)
         return runtime
 
     async def list(self, statuses: tuple[str, ...], limit: int) -> list[dict[str, Any]]:
@@ -1410,7 +499,6 @@ class TableManager:
         return out
 
 
-VIEW_ON_LOOP_EVENTS = 1000  # log events up to which a view is built on the event loop
 # Seconds a replica stays in memory after its last connection at this process closed: longer than
 # a new websocket may take to say hello, so that one that just fetched the table still finds it.
 REPLICA_IDLE = 60.0
@@ -1429,67 +517,6 @@ def _replay_problem(row: TableRow) -> str | None:
             f"{row.game} versions {', '.join(map(str, versions))}"
         )
     return None
-
-
-async def _off_loop_if_long(state: State, fn: Callable[..., T], *args: Any) -> T:
-    """`fn(*args)`, which builds views of `state`: in a worker thread once its log is long."""
-    if len(state.events) <= VIEW_ON_LOOP_EVENTS:
-        return fn(*args)
-    return await asyncio.to_thread(fn, *args)
-
-
-def _view_text(table_id: str, state: State, seat: int | None, log_from: int) -> tuple[str, int]:
-    """A `view` message whose view's log holds only the entries from `log_from` on (all of them
-    for a new connection), and the length of the whole log."""
-    view = state.view(seat, log=False)
-    entries = state.log(seat)
-    if log_from > len(entries):  # never expected (a seat's log only grows): send it whole
-        log_from = 0
-    view["log"] = entries[log_from:]
-    message = {"type": "view", "table": table_id, "seq": len(state.history), "log_from": log_from}
-    message["view"] = view
-    return dumps(message), len(entries)
-
-
-def chat_line(raw: Any) -> str:
-    """A chat line, trimmed; ActionError for one that is not a line of plain text."""
-    if not isinstance(raw, str):
-        raise ActionError("malformed", '"text" is the chat line, a string')
-    text = raw.strip()
-    if not 1 <= len(text) <= MAX_CHAT:
-        raise ActionError("bad_chat", f"a chat line is 1 to {MAX_CHAT} characters")
-    if not plain_line(text):
-        raise ActionError("bad_chat", "a chat line is one line of plain text, without control characters")
-    return text
-
-
-def plain_line(text: str) -> bool:
-    """One line of plain text: nothing that would break a line, hide or reorder the text around it
-    wherever it is shown."""
-    return not any(unicodedata.category(ch) in NOT_PLAIN and ch not in JOINERS for ch in text)
-
-
-def name_key(name: str) -> str:
-    """Names that read the same are the same name ("Aki", "ａｋｉ ", "Aki" with a zero-width joiner):
-    Unicode's caseless match of identifiers, NFKC_Casefold, which also drops the default-ignorable
-    code points (those that show nothing)."""
-    folded = unicodedata.normalize("NFKC", without_ignorables(unicodedata.normalize("NFD", name))).casefold()
-    return unicodedata.normalize("NFKC", without_ignorables(folded)).strip()
-
-
-def clean_name(name: Any, where: str = "a name") -> str:
-    """A seat's name, trimmed; ValueError for one that is not a short line of plain text."""
-    if name is None:
-        return ""
-    if not isinstance(name, str) or len(name) > MAX_NAME:
-        raise ValueError(f"{where} is a text of at most {MAX_NAME} characters")
-    if not plain_line(name):
-        # Control and format characters (line breaks, right-to-left overrides) would let a name
-        # pass for another or rearrange the text around it wherever it is shown.
-        raise ValueError(f"{where} has no control or formatting characters")
-    if name.strip() and not name_key(name):
-        raise ValueError(f"{where} shows nothing: it is made of invisible characters only")
-    return name.strip()
 
 
 def _set_up(

@@ -1,0 +1,158 @@
+"""Who is at a table, and the stand-ins for who is not.
+
+A seat's person is present while a connection of theirs is open, at this process or (heard by the
+table's owner) at another. One who leaves has the grace period (`TableManager.away_grace`) to come
+back; past it, or out of time on the clock, they are away: a stand-in bot plays for them while
+anyone is there to play with, until they say they are back or act themselves. The away seats live in
+memory: after a restart every person is at their seat again (nobody is connected then, so the table
+is paused).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import time
+from typing import TYPE_CHECKING
+
+from bodoge.server.cluster import HERE_EXPIRES
+
+if TYPE_CHECKING:
+    from bodoge.server.table.runtime import TableRuntime
+
+log = logging.getLogger("bodoge.server")
+
+
+class Presence:
+    """The people present at one table, the grace periods running, and the away seats. It tells its
+    table when someone came or went (`people_changed`); the owner's table makes its clock and bots
+    follow."""
+
+    def __init__(self, table: TableRuntime) -> None:
+        self.table = table
+        self.away: set[int] = set()
+        self._grace: dict[int, asyncio.TimerHandle] = {}  # seats gone, until the grace period ends
+        # Several processes (cluster.py): the owner hears who is connected elsewhere: process ->
+        # (seats, spectators, when it was heard, time.monotonic()).
+        self.remote: dict[str, tuple[frozenset[int], int, float]] = {}
+
+    # -- who is here ------------------------------------------------------------------------------
+
+    def here(self) -> tuple[set[int], int]:
+        """The seats with a person connected to this process, and the spectators connected to it."""
+        connections = self.table.connections
+        seats = {c.seat for c in connections if c.seat is not None}
+        return seats, sum(1 for c in connections if c.seat is None)
+
+    def present_seats(self) -> set[int]:
+        """The seats with a person connected, here or (heard by the owner) at another process."""
+        seats = self.here()[0]
+        for remote_seats, _spectators, _heard in self.remote.values():
+            seats |= remote_seats
+        return seats
+
+    def people_present(self) -> bool:
+        return bool(self.present_seats())
+
+    def spectators(self) -> int:
+        return self.here()[1] + sum(spectators for _seats, spectators, _heard in self.remote.values())
+
+    @property
+    def paused(self) -> bool:
+        """A table in play with people at it, none of them connected: it waits for them (no clock
+        runs, no stand-in plays)."""
+        row = self.table.row
+        has_people = any(info.get("kind") == "human" for info in row.seats)
+        return row.status == "playing" and has_people and not self.people_present()
+
+    # -- beside other processes -------------------------------------------------------------------
+
+    def tell_here(self) -> None:
+        """Tell the owner who is connected to this process's replica."""
+        seats, spectators = self.here()
+        self.table.manager.tell(
+            {"kind": "here", "table": self.table.id, "seats": sorted(seats), "spectators": spectators}
+        )
+
+    def heard_here(self, process: str, seats: list[int], spectators: int) -> None:
+        """The owner hears who is connected at another process (none: an empty list)."""
+        before = self.present_seats()
+        heard = frozenset(s for s in seats if isinstance(s, int) and 0 <= s < self.table.row.players)
+        if heard or spectators:
+            self.remote[process] = (heard, max(0, int(spectators)), time.monotonic())
+        else:
+            self.remote.pop(process, None)
+        self._moved(before)
+
+    def forget_silent(self) -> None:
+        """Processes not heard of for HERE_EXPIRES have nobody here any more (they died)."""
+        before = self.present_seats()
+        limit = time.monotonic() - HERE_EXPIRES
+        silent = [p for p, (_s, _n, heard) in self.remote.items() if heard < limit]
+        for process in silent:
+            del self.remote[process]
+        if silent:
+            self._moved(before)
+
+    def _moved(self, before: set[int]) -> None:
+        after = self.present_seats()
+        for seat in before - after:
+            self.left(seat)
+        for seat in after - before:
+            self.arrived(seat)
+        self.table.people_changed()
+        self.table.maybe_unload()  # a finished table that nobody anywhere watches now
+
+    # -- the grace period and the stand-ins -------------------------------------------------------
+
+    def arrived(self, seat: int) -> None:
+        """A person is connected again: their grace period, if one runs, ends."""
+        grace = self._grace.pop(seat, None)
+        if grace is not None:
+            grace.cancel()
+
+    def left(self, seat: int) -> None:
+        """A person's last connection closed: after the grace period, a stand-in plays for them."""
+        table = self.table
+        if table.row.seats[seat].get("kind") != "human" or table.row.status != "playing" or not table.owned:
+            return
+        old = self._grace.pop(seat, None)
+        if old is not None:
+            old.cancel()
+        self._grace[seat] = asyncio.get_running_loop().call_later(
+            table.manager.away_grace, self._grace_over, seat
+        )
+
+    def _grace_over(self, seat: int) -> None:
+        self._grace.pop(seat, None)
+        if seat not in self.present_seats():
+            log.info("table %s: seat %d is away; a stand-in plays for it", self.table.id, seat)
+            self._go_away(seat)
+
+    def ran_out(self, seat: int) -> None:
+        """The seat's time ran out on the clock: a stand-in plays for it."""
+        log.info("table %s: seat %d ran out of time; a stand-in plays for it", self.table.id, seat)
+        self._go_away(seat)
+
+    def _go_away(self, seat: int) -> None:
+        table = self.table
+        if seat in self.away or table.row.status != "playing":
+            return
+        self.away.add(seat)
+        table.tick_clock()
+        table.broadcast_table()
+        table.bots.schedule()
+
+    def come_back(self, seat: int) -> None:
+        """The person takes their seat back from the stand-in."""
+        if seat not in self.away:
+            return
+        self.away.discard(seat)
+        self.table.tick_clock()
+        self.table.broadcast_table()
+
+    def stop(self) -> None:
+        """The table is no longer in play here: no grace period runs on."""
+        for handle in self._grace.values():
+            handle.cancel()
+        self._grace.clear()
