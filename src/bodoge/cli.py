@@ -953,7 +953,9 @@ def _print_review(result: dict[str, Any], name: str | None) -> None:
     budget = f"{settings['deals']} deals" if settings["deals"] is not None else f"{settings['seconds']:g} s"
     title = f"{result['game']} {result['players']}p, record seed {result['record_seed']}"
     table = Table(
-        title=escape((f"{name}: " if name else "") + f"{title} ({budget} a decision)"), box=box.SIMPLE_HEAD
+        title=escape((f"{name}: " if name else "") + f"{title} ({budget} a decision)"),
+        box=box.SIMPLE_HEAD,
+        pad_edge=False,
     )
     # short headers: the table fits 80 columns (docs/review.md names them in full)
     for column in (
@@ -966,7 +968,6 @@ def _print_review(result: dict[str, Any], name: str | None) -> None:
         "inacc",
         "mist",
         "blund",
-        "forc",
         "bot",
         "won",
     ):
@@ -975,10 +976,10 @@ def _print_review(result: dict[str, Any], name: str | None) -> None:
         c = s["classes"]
         table.add_row(
             f"P{s['seat']}",
-            str(s["decisions"]),
+            str(s["reviewed"]),
             "–" if s["mean_loss"] is None else f"{100 * s['mean_loss']:.1f}%",
-            "–" if s["accuracy"] is None else f"{s['accuracy']:.1f}",
-            *(str(c[k]) for k in ("best", "good", "inaccuracy", "mistake", "blunder", "forced")),
+            "–" if s["accuracy"] is None else f"{s['accuracy']:.0f}",
+            *(str(c[k]) for k in ("best", "good", "inaccuracy", "mistake", "blunder")),
             "–" if s["bot_agreement"] is None else f"{100 * s['bot_agreement']:.0f}%",
             f"{s['return']:g}",
         )
