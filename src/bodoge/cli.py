@@ -23,6 +23,7 @@ from typing import Annotated, Any, NoReturn
 
 import typer
 import typer.core
+from rich import box
 from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
@@ -810,6 +811,239 @@ def _measure_costs(
         console.print("[yellow]Interrupted:[/yellow] the experiment is left out of the findings")
     except BodogeError as exc:
         _error_line(f"an experiment could not be played: {exc}")
+
+
+MAX_RECORD_BYTES = 64 * 2**20  # one file of records given to `review`
+
+
+def _read_records(path: Path) -> list[tuple[str, Any]]:
+    """The records in `path` with a name for each: a JSON record (as `play --record` writes), or JSON
+    lines of records (as `sim --out` writes games.jsonl). Refused with one line if it is neither."""
+    shown = _printable(str(path))
+    try:
+        if not path.exists():
+            _fail(f"{shown}: no such file")
+        if path.is_dir():
+            _fail(f"{shown} is a folder; give a record file (JSON)")
+        if path.stat().st_size > MAX_RECORD_BYTES:
+            _fail(f"{shown} is larger than {MAX_RECORD_BYTES // 2**20} MiB; a record is far smaller")
+        text = path.read_text(encoding="utf-8")
+    except OSError as exc:
+        _fail(f"{shown} cannot be read: {exc.strerror or exc}")
+    except UnicodeDecodeError:
+        _fail(f"{shown} is not a record: not UTF-8 text")
+    stem = path.name.removesuffix(".jsonl").removesuffix(".json") or "record"
+    try:
+        return [(stem, json.loads(text))]
+    except json.JSONDecodeError as whole:
+        lines = [line for line in text.splitlines() if line.strip()]
+        if len(lines) < 2:
+            _fail(f"{shown} is not a record: not JSON ({whole})")
+        records = []
+        for i, line in enumerate(lines, 1):
+            try:
+                records.append((f"{stem}-{i}", json.loads(line)))
+            except json.JSONDecodeError as exc:
+                _fail(f"{shown} is not a record: line {i} is not JSON ({exc})")
+        return records
+
+
+def _parse_seats(text: str) -> list[int] | None:
+    """`--seats`: all, or seat numbers separated by commas."""
+    if text.strip().lower() == "all":
+        return None
+    seats = []
+    for part in text.split(","):
+        part = part.strip()
+        if not part.isdigit() or len(part) > 3:
+            _fail(f"--seats takes all or seat numbers separated by commas (e.g. 0,2), not {text!r}")
+        seats.append(int(part))
+    return seats
+
+
+@app.command()
+def review(
+    records: Annotated[
+        list[Path],
+        typer.Argument(
+            help="Finished games' records: JSON (bodoge play --record) or JSON lines (sim's games.jsonl)."
+        ),
+    ],
+    seats: Annotated[str, typer.Option(help="The seats to review: all, or e.g. 0,2.")] = "all",
+    seed: Annotated[
+        int,
+        typer.Option(
+            callback=_integers(0, MAX_SEED), help="Seed of the review's deals: same seed, same review."
+        ),
+    ] = 1,
+    iterations: Annotated[
+        int | None,
+        typer.Option(
+            help="Deals per decision (each plays every option out once); default "
+            "24, or 8 where playouts use the view heuristic (Troika).",
+        ),
+    ] = None,
+    seconds: Annotated[
+        float | None,
+        typer.Option(help="Seconds per decision instead (or as a cap with --iterations); not reproducible."),
+    ] = None,
+    jobs: Annotated[
+        int | None,
+        typer.Option(callback=_integers(1, MAX_JOBS), help="Parallel workers (default: the CPU count)."),
+    ] = None,
+    backend: Annotated[str, typer.Option(help="pool (processes on this machine) or ray.")] = "pool",
+    address: Annotated[
+        str | None, typer.Option(help="Ray cluster address for --backend ray (default: a local Ray).")
+    ] = None,
+    rollout: Annotated[
+        str, typer.Option(help="How every seat plays in the playouts: auto, quick, heuristic or random.")
+    ] = "auto",
+    out: Annotated[
+        Path | None,
+        typer.Option(help="Folder for review.json and review.html (one subfolder per record if several)."),
+    ] = None,
+    progress: Annotated[bool, typer.Option(help="Show a progress bar.")] = True,
+) -> None:
+    """Review finished games: every decision of the chosen seats, each option valued from that seat's
+    view (expected win share), the move's loss and class; a table per seat (docs/review.md)."""
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+
+    from bodoge.analysis import review as reviewing
+    from bodoge.analysis.review_html import review_html
+    from bodoge.analysis.values import Budget
+    from bodoge.arena import runner
+
+    if backend not in ("pool", "ray"):
+        _fail(f"--backend takes pool or ray, not {backend!r}")
+    if address is not None and backend != "ray":
+        _fail("--address is the address of a Ray cluster: it needs --backend ray")
+    named: list[tuple[str, Any]] = []
+    for path in records:
+        named.extend(_read_records(path))
+    if len(named) > reviewing.MAX_RECORDS:
+        _fail(f"{len(named)} records; a review takes at most {reviewing.MAX_RECORDS} at once")
+    wanted = _parse_seats(seats)
+    try:
+        budget = None if iterations is None and seconds is None else Budget(iterations, seconds)
+        plans = []
+        for name, record in named:
+            try:
+                plans.append(reviewing.plan_review(record, wanted, budget, seed, rollout, "likely"))
+            except BadOption as exc:
+                _fail(_review_flags(str(exc)))
+            except BodogeError as exc:
+                _fail(f"{name}: {exc}")
+        if backend == "ray":
+            runner.check_ray()
+    except BodogeError as exc:
+        _fail(_review_flags(str(exc)))
+    names = [name for name, _ in named]
+    if len(set(names)) != len(names):  # the same file name twice: number the folders
+        names = [f"{i:04d}-{name}" for i, name in enumerate(names, 1)]
+    folders: list[Path] = []
+    if out is not None:
+        folders = [out] if len(named) == 1 else [out / name for name in names]
+        for folder in folders:
+            try:
+                folder.mkdir(parents=True, exist_ok=True)
+            except OSError as exc:
+                _fail(f"--out {_printable(str(folder))} cannot be made: {exc.strerror or exc}")
+            _check_file_to_write(folder / "review.json", "--out")
+    workers = jobs if jobs is not None else min(os.cpu_count() or 1, MAX_JOBS)
+    bar = Progress(
+        TextColumn("review"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeRemainingColumn(),
+        console=console,
+        disable=not progress,
+    )
+    task = bar.add_task("decisions", total=sum(len(units) for _, units in plans))
+
+    def on_progress(done: int, total: int) -> None:
+        bar.update(task, completed=done, total=total)
+
+    start = time.perf_counter()
+    try:
+        with bar:
+            reviews = reviewing.review_records(
+                [record for _, record in named],
+                wanted,
+                budget,
+                seed,
+                workers,
+                on_progress,
+                backend=backend,
+                address=address,
+                rollout=rollout,
+            )
+    except KeyboardInterrupt:
+        console.print("[yellow]Interrupted:[/yellow] nothing was written.")
+        raise typer.Exit(130) from None
+    except BodogeError as exc:
+        _fail(str(exc))
+    elapsed = time.perf_counter() - start
+    for i, result in enumerate(reviews):
+        _print_review(result, names[i] if len(reviews) > 1 else None)
+        if folders:
+            text = json.dumps(result, ensure_ascii=False, indent=1) + "\n"
+            try:
+                (folders[i] / "review.json").write_text(text, encoding="utf-8")
+                (folders[i] / "review.html").write_text(review_html(result), encoding="utf-8")
+            except OSError as exc:
+                _error_line(f"the review could not be written to {folders[i]}: {exc.strerror or exc}")
+                raise typer.Exit(1) from None
+    decisions = sum(len(r["decisions"]) for r in reviews)
+    console.print(f"{decisions} decisions reviewed in {elapsed:.1f} s with {workers} workers.")
+    if out is not None:
+        where = out if len(reviews) == 1 else out / "*"
+        console.print(f"wrote {_shown(where / 'review.json')} and review.html", soft_wrap=True)
+
+
+def _review_flags(message: str) -> str:
+    """An option's error in the words of `review`'s flags."""
+    for name in ("iterations", "seconds", "seats", "rollout"):
+        message = message.replace(f"'{name}'", f"--{name}")
+    return message
+
+
+def _print_review(result: dict[str, Any], name: str | None) -> None:
+    """A review's table of seats."""
+    settings = result["review"]
+    budget = f"{settings['deals']} deals" if settings["deals"] is not None else f"{settings['seconds']:g} s"
+    title = f"{result['game']} {result['players']}p, record seed {result['record_seed']}"
+    table = Table(
+        title=escape((f"{name}: " if name else "") + f"{title} ({budget} a decision)"),
+        box=box.SIMPLE_HEAD,
+        pad_edge=False,
+    )
+    # short headers: the table fits 80 columns (docs/review.md names them in full)
+    for column in (
+        "seat",
+        "moves",
+        "loss",
+        "acc",
+        "best",
+        "good",
+        "inacc",
+        "mist",
+        "blund",
+        "bot",
+        "won",
+    ):
+        table.add_column(column, justify="right", no_wrap=True, min_width=len(column))
+    for s in result["seats"]:
+        c = s["classes"]
+        table.add_row(
+            f"P{s['seat']}",
+            str(s["reviewed"]),
+            "–" if s["mean_loss"] is None else f"{100 * s['mean_loss']:.1f}%",
+            "–" if s["accuracy"] is None else f"{s['accuracy']:.0f}",
+            *(str(c[k]) for k in ("best", "good", "inaccuracy", "mistake", "blunder")),
+            "–" if s["bot_agreement"] is None else f"{100 * s['bot_agreement']:.0f}%",
+            f"{s['return']:g}",
+        )
+    console.print(table)
 
 
 def tuning_options_text(options: dict[str, Any]) -> str:

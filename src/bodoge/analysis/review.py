@@ -1,0 +1,437 @@
+"""Game review: every decision of the chosen seats in a finished game, judged from that seat's view.
+
+    review = review_record(record, seats=[0, 2], budget=Budget(deals=24), seed=1, jobs=2)
+    review["decisions"][k]  # {move, seat, chosen, options: [{action, text, value, low, high}], best,
+                            #  loss, loss_low, loss_high, class, win_chance, bot, ...}
+    review["seats"][i]      # {seat, decisions, reviewed, mean_loss, accuracy, classes, bot_agreement, ...}
+
+The record is replayed to each decision; the decision's seat gets its **view** at that moment, and
+`values.option_values` estimates every legal option from that view alone (never from the true deal: a
+review that knew the hidden cards would judge luck, not play). The move's `loss` is the best option's
+value minus the chosen one's, and its `class` follows from the loss and from whether the two options'
+paired interval separates (docs/review.md defines every number here).
+
+Each decision is one unit of work with its own seed (from the review's seed and the move's index), so a
+review with a budget of deals is the same whatever the number of workers or their order. The units run
+in this process (`jobs=1`), in a process pool, or on Ray (`backend="ray"`).
+"""
+
+from __future__ import annotations
+
+import concurrent.futures as cf
+import contextlib
+import math
+import multiprocessing
+import random
+import sys
+from collections.abc import Callable, Iterator, Sequence
+from typing import Any
+
+import bodoge
+from bodoge.agents.heuristic import heuristic_policy
+from bodoge.analysis.values import Budget, Deal, Rollout, option_values, rollout_name, rollout_policy
+from bodoge.core.game import Game, State
+from bodoge.errors import BadOption, BadRecord, BodogeError
+
+REVIEW_FORMAT = "bodoge-review/1"
+DEFAULT_DEALS = 24  # where the playouts use a quick policy (a few ms each)
+SLOW_DEALS = 8  # where they use the view heuristic (ten times slower: Troika)
+MAX_JOBS = 256
+MAX_RECORDS = 10_000  # records in one review run
+MAX_ACTIONS = 20_000  # actions of one record (the longest game is a few hundred)
+
+# The classes of a move by its loss (win share, 0 to 1), in the spirit of Lichess's win% drops; a move
+# is an inaccuracy or worse only when the paired interval of its loss excludes 0 (docs/review.md).
+INACCURACY = 0.05
+MISTAKE = 0.10
+BLUNDER = 0.20
+CLASSES = ("best", "good", "inaccuracy", "mistake", "blunder", "forced")
+#: Lichess's accuracy of one move from its win% drop (points, 0 to 100): 103.1668·e^(−0.04354·drop) − 3.1669.
+ACCURACY_A, ACCURACY_K, ACCURACY_B = 103.1668, 0.04354, 3.1669
+
+Progress = Callable[[int, int], None]
+
+
+# -- the record --------------------------------------------------------------------------------------
+
+
+def finished_game(record: Any) -> tuple[Game, State]:
+    """The record's game and final state; BadRecord if it is no record, does not replay, or is unfinished."""
+    if (
+        isinstance(record, dict)
+        and isinstance(record.get("actions"), list)
+        and len(record["actions"]) > MAX_ACTIONS
+    ):
+        raise BadRecord(
+            f"the record has {len(record['actions'])} actions; a review takes at most {MAX_ACTIONS}"
+        )
+    state = bodoge.replay(record)
+    if not state.is_terminal:
+        raise BadRecord(
+            f"the record's game is not finished ({len(state.history)} actions, then {state.decision()!r}); "
+            "a review needs a finished game"
+        )
+    return state.game, state
+
+
+def decision_states(game: Game, record: dict[str, Any]) -> Iterator[tuple[int, State, int]]:
+    """(move, state before it, the action taken) for every action of the record, in order.
+
+    The state is the true one; the review reads only `state.view(seat)` of it (a test hands out
+    states with the hidden cards re-dealt instead, and must get the same review)."""
+    state = game.new_state(seed=record["seed"], deck=record.get("deck"))
+    for move, action in enumerate(record["actions"]):
+        before = state.clone()
+        state.apply(action)
+        yield move, before, state.history[-1]
+
+
+def check_seats(seats: Sequence[int] | None, players: int) -> list[int]:
+    """The seats to review (None: all); BadOption naming what is allowed otherwise."""
+    if seats is None:
+        return list(range(players))
+    allowed = f"seats from 0 to {players - 1}, each once, or all"
+    if isinstance(seats, str | bytes) or not isinstance(seats, Sequence) or not seats:
+        raise BadOption("seats", seats, allowed)
+    for seat in seats:
+        if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < players:
+            raise BadOption("seats", list(seats), allowed, f"the game has {players} players")
+    if len(set(seats)) != len(seats):
+        raise BadOption("seats", list(seats), allowed, "a seat is given twice")
+    return sorted(seats)
+
+
+# -- one decision -----------------------------------------------------------------------------------
+
+_games: dict[str, Game] = {}
+
+
+def _game(spec: dict[str, Any]) -> Game:
+    """The game of a unit (made once per process)."""
+    key = repr(sorted(spec.items()))
+    if key not in _games:
+        _games[key] = bodoge.make(spec["game"], spec["players"], **spec["options"])
+    return _games[key]
+
+
+def decision_seed(seed: int, move: int) -> str:
+    """The seed of one decision's search: the review's seed and the move's index, nothing else."""
+    return f"review:{seed}:{move}"
+
+
+def review_decision(unit: dict[str, Any]) -> dict[str, Any]:
+    """One decision reviewed (a unit of work: plain data, so that it travels to workers).
+
+    `unit`: `game` ({game, players, options}), `view` (the seat's view before the move), `move`,
+    `chosen`, `deals`, `seconds`, `seed`, `rollout`, `deal`."""
+    game = _game(unit["game"])
+    view = unit["view"]
+    move, seat, chosen = unit["move"], view["seat"], unit["chosen"]
+    budget = Budget(unit["deals"], unit["seconds"])
+    seed = decision_seed(unit["seed"], move)
+    values = option_values(game, view, budget, seed, unit["rollout"], unit["deal"])
+    if chosen not in values.options:  # the record replayed: the move was legal, so this is a bug
+        raise AssertionError(f"move {move}: the chosen action {chosen} is not among the options")
+    texts = {a["id"]: a for a in view["legal_actions"]}
+    best = values.best()
+    loss, loss_low, loss_high = values.loss_interval(best, chosen)
+    forced = len(values.options) == 1
+    options = []
+    for a in values.options:
+        low, high = values.interval(a)
+        options.append(
+            {
+                "action": a,
+                "text": texts[a]["text"],
+                "text_ja": texts[a].get("text_ja", texts[a]["text"]),
+                "value": _r(values.mean(a)),
+                "low": _r(low),
+                "high": _r(high),
+            }
+        )
+    bot = None
+    with contextlib.suppress(BadOption):  # a game without a heuristic: no bot to agree with
+        bot = int(heuristic_policy(game)(game, view, random.Random(f"{seed}:bot")))
+    return {
+        "move": move,
+        "seat": seat,
+        "round": view.get("round") if isinstance(view.get("round"), int) else None,
+        "decision": view.get("decision"),
+        "chosen": chosen,
+        "chosen_text": texts[chosen]["text"],
+        "options": options,
+        "best": best,
+        "loss": _r(loss),
+        "loss_low": _r(loss_low),
+        "loss_high": _r(loss_high),
+        "class": "forced" if forced else classify(loss, loss_low, chosen == best),
+        "win_chance": _r(values.mean(best)),
+        "bot": bot,
+        "deals": values.deals,
+    }
+
+
+def _r(x: float) -> float:
+    return round(x, 4)
+
+
+def classify(loss: float, loss_low: float, is_best: bool) -> str:
+    """A move's class from its loss and the low end of its paired interval (not for forced moves)."""
+    if is_best:
+        return "best"
+    if loss_low <= 0 or loss < INACCURACY:  # not told apart from the best, or near enough
+        return "good"
+    if loss < MISTAKE:
+        return "inaccuracy"
+    if loss < BLUNDER:
+        return "mistake"
+    return "blunder"
+
+
+def move_accuracy(loss: float) -> float:
+    """Lichess's accuracy of one move (0 to 100) from its loss in win share (×100: percentage points)."""
+    return min(100.0, max(0.0, ACCURACY_A * math.exp(-ACCURACY_K * 100 * loss) - ACCURACY_B))
+
+
+# -- the whole review --------------------------------------------------------------------------------
+
+
+def seat_summary(seat: int, decisions: list[dict[str, Any]], returns: list[float]) -> dict[str, Any]:
+    """One seat's figures (docs/review.md): over its decisions that were not forced."""
+    mine = [d for d in decisions if d["seat"] == seat]
+    chosen = [d for d in mine if d["class"] != "forced"]
+    counts = dict.fromkeys(CLASSES, 0)
+    for d in mine:
+        counts[d["class"]] += 1
+    with_bot = [d for d in chosen if d["bot"] is not None]
+    n = len(chosen)
+    return {
+        "seat": seat,
+        "decisions": len(mine),
+        "reviewed": n,
+        "mean_loss": _r(sum(d["loss"] for d in chosen) / n) if n else None,
+        "accuracy": round(sum(move_accuracy(d["loss"]) for d in chosen) / n, 1) if n else None,
+        "classes": counts,
+        "bot_agreement": _r(sum(d["chosen"] == d["bot"] for d in with_bot) / len(with_bot))
+        if with_bot
+        else None,
+        "best_rate": _r(counts["best"] / n) if n else None,
+        "return": returns[seat],
+    }
+
+
+def default_budget(game: Game, rollout: str = Rollout.AUTO) -> Budget:
+    """The budget when none is given: DEFAULT_DEALS deals a decision, SLOW_DEALS where the playouts
+    build a view for every move (docs/review.md has the time either takes)."""
+    slow = rollout_name(game, rollout) == Rollout.HEURISTIC
+    return Budget(deals=SLOW_DEALS if slow else DEFAULT_DEALS)
+
+
+def plan_review(
+    record: Any,
+    seats: Sequence[int] | None,
+    budget: Budget | None,
+    seed: int,
+    rollout: str,
+    deal: str,
+) -> tuple[dict[str, Any], list[dict[str, Any]]]:
+    """The review's head (everything but decisions and seats) and its units of work, one per decision
+    of the chosen seats; BadRecord or BadOption before any search."""
+    game, final = finished_game(record)
+    wanted = check_seats(seats, game.num_players)
+    rollout_policy(game, rollout)  # BadOption now, not in a worker
+    if budget is None:
+        budget = default_budget(game, rollout)
+    if not isinstance(deal, str) or deal not in tuple(Deal):
+        raise BadOption("deal", deal, ", ".join(Deal))
+    spec = {"game": game.name, "players": game.num_players, "options": record["options"]}
+    units = []
+    for move, state, action in decision_states(game, record):
+        if state.current_player in wanted:
+            units.append(
+                {
+                    "game": spec,
+                    "view": state.view(state.current_player),
+                    "move": move,
+                    "chosen": action,
+                    "deals": budget.deals,
+                    "seconds": budget.seconds,
+                    "seed": seed,
+                    "rollout": rollout,
+                    "deal": deal,
+                }
+            )
+    head = {
+        "format": REVIEW_FORMAT,
+        "game": game.name,
+        "players": game.num_players,
+        "options": record["options"],
+        "record_seed": record["seed"],
+        "actions": len(final.history),
+        "winners": final.winners(),
+        "returns": final.returns(),
+        "review": {
+            "seats": wanted,
+            "seed": seed,
+            **budget.to_json(),
+            "rollout": rollout_name(game, rollout),
+            "deal": str(deal),
+            "thresholds": {"inaccuracy": INACCURACY, "mistake": MISTAKE, "blunder": BLUNDER},
+        },
+    }
+    return head, units
+
+
+def review_records(
+    records: Sequence[Any],
+    seats: Sequence[int] | None = None,
+    budget: Budget | None = None,
+    seed: int = 1,
+    jobs: int = 1,
+    progress: Progress | None = None,
+    backend: str = "pool",
+    address: str | None = None,
+    rollout: str = Rollout.AUTO,
+    deal: str = Deal.LIKELY,
+) -> list[dict[str, Any]]:
+    """Review every record (see `review_record`); all their decisions share the workers."""
+    if isinstance(jobs, bool) or not isinstance(jobs, int) or not 1 <= jobs <= MAX_JOBS:
+        raise BadOption("jobs", jobs, f"an integer from 1 to {MAX_JOBS}")
+    if backend not in ("pool", "ray"):
+        raise BadOption("backend", backend, "pool or ray")
+    if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed <= bodoge.core.game.MAX_SEED:
+        raise BadOption("seed", seed, f"an integer from 0 to {bodoge.core.game.MAX_SEED}")
+    if len(records) > MAX_RECORDS:
+        raise BadOption("records", len(records), f"at most {MAX_RECORDS} records in one review")
+    plans = [plan_review(r, seats, budget, seed, rollout, deal) for r in records]
+    units = [(i, u) for i, (_, us) in enumerate(plans) for u in us]
+    results = run_units([u for _, u in units], jobs, backend, address, progress)
+    reviews = []
+    for i, (head, _) in enumerate(plans):
+        decisions = [d for (k, _), d in zip(units, results, strict=True) if k == i]
+        review = dict(head)
+        review["decisions"] = decisions
+        review["seats"] = [seat_summary(s, decisions, head["returns"]) for s in head["review"]["seats"]]
+        reviews.append(review)
+    return reviews
+
+
+def review_record(
+    record: Any,
+    seats: Sequence[int] | None = None,
+    budget: Budget | None = None,
+    seed: int = 1,
+    jobs: int = 1,
+    progress: Progress | None = None,
+    **more: Any,
+) -> dict[str, Any]:
+    """The review of one finished game's record (`review.json`'s contract: docs/review.md).
+
+    `seats`: which seats' decisions (None: all); `budget`: deals and/or seconds per decision (default
+    `default_budget`); `seed`: with a budget of deals alone, the same review every time; `jobs`:
+    worker processes; `progress(done, total)`: called after each decision; `more`: `backend`,
+    `address`, `rollout`, `deal` (as `review_records`). BadRecord or BadOption before any search."""
+    return review_records([record], seats, budget, seed, jobs, progress, **more)[0]
+
+
+# -- running the units -------------------------------------------------------------------------------
+
+
+def run_units(
+    units: list[dict[str, Any]], jobs: int, backend: str, address: str | None, progress: Progress | None
+) -> list[dict[str, Any]]:
+    """`review_decision` of every unit, in the units' order, here (jobs=1), in a pool or on Ray."""
+    total = len(units)
+    results: list[dict[str, Any] | None] = [None] * total
+    if progress is not None:
+        progress(0, total)
+    if backend == "ray":
+        batches = _run_ray(units, jobs, address)
+    elif jobs == 1 or total <= 1:
+        batches = ((i, review_decision(u)) for i, u in enumerate(units))
+    else:
+        batches = _run_pool(units, jobs)
+    for done, (i, result) in enumerate(batches, 1):
+        results[i] = result
+        if progress is not None:
+            progress(done, total)
+    return [r for r in results if r is not None]
+
+
+def _review_indexed(i: int, unit: dict[str, Any]) -> tuple[int, dict[str, Any]]:
+    try:
+        return i, review_decision(unit)
+    except BodogeError as exc:  # travels back as a plain BodogeError, whatever its class
+        raise BodogeError(str(exc)) from None
+
+
+def _run_pool(units: list[dict[str, Any]], jobs: int) -> Iterator[tuple[int, dict[str, Any]]]:
+    from bodoge.arena.runner import _ignore_sigint
+
+    method = "fork" if "fork" in multiprocessing.get_all_start_methods() else None
+    others = set(multiprocessing.active_children())
+    executor = cf.ProcessPoolExecutor(
+        max_workers=min(jobs, len(units)),
+        mp_context=multiprocessing.get_context(method),
+        initializer=_ignore_sigint,
+        initargs=(list(sys.path),),
+    )
+    # in the record's order: the earliest decisions (the longest playouts) start first, none is left last
+    futures = [executor.submit(_review_indexed, i, u) for i, u in enumerate(units)]
+    finished = False
+    try:
+        for future in cf.as_completed(futures):
+            yield future.result()
+        finished = True
+    finally:
+        processes = [p for p in multiprocessing.active_children() if p not in others]
+        executor.shutdown(wait=finished, cancel_futures=True)
+        if not finished:  # interrupted or failed: stop the workers now
+            for process in processes:
+                if process.is_alive():
+                    process.terminate()
+
+
+def _run_ray(
+    units: list[dict[str, Any]], jobs: int, address: str | None
+) -> Iterator[tuple[int, dict[str, Any]]]:
+    from bodoge.arena.runner import _start_ray
+
+    started = _start_ray(jobs, address)
+    import ray
+
+    try:
+        remote = ray.remote(_review_indexed)
+        pending = [remote.remote(i, u) for i, u in enumerate(units)]
+        try:
+            while pending:
+                finished, pending = ray.wait(pending, num_returns=1)
+                for ref in finished:
+                    yield ray.get(ref)
+        finally:
+            for ref in pending:
+                ray.cancel(ref, force=True)
+    finally:
+        if started:
+            ray.shutdown()
+
+
+__all__ = [
+    "BLUNDER",
+    "CLASSES",
+    "DEFAULT_DEALS",
+    "INACCURACY",
+    "MISTAKE",
+    "REVIEW_FORMAT",
+    "SLOW_DEALS",
+    "Budget",
+    "check_seats",
+    "classify",
+    "decision_states",
+    "default_budget",
+    "finished_game",
+    "move_accuracy",
+    "review_decision",
+    "review_record",
+    "review_records",
+]

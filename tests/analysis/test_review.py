@@ -1,0 +1,168 @@
+"""The game review (issue #33): values from the seat's view only, forced moves, the chosen action among
+the options, determinism, and that it tells random play from the heuristic's."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+import pytest
+
+import bodoge
+from bodoge import agents
+from bodoge.analysis import review as reviewing
+from bodoge.analysis.review import classify, move_accuracy, review_record
+from bodoge.analysis.values import Budget
+from bodoge.errors import BadOption, BadRecord
+
+
+def played(name: str, players: int, seed: int, random_seat: int | None = None) -> dict[str, Any]:
+    """A finished game's record: the heuristic at every seat but `random_seat` (random play)."""
+    game = bodoge.make(name, players)
+    state = game.new_state(seed=seed)
+    heuristic, rand = agents.make("heuristic"), agents.make("random")
+    rng = random.Random(seed)
+    while not state.is_terminal:
+        p = state.current_player
+        agent = rand if p == random_seat else heuristic
+        state.apply(agent.act(game, state.view(p, log=False), rng))
+    return state.to_record()
+
+
+# Short games: 2 or 3 players; Troika's playouts use random play here only to keep the test short.
+SMALL = {"hangover": 3, "tokkuri": 2, "tottarot": 2, "troika": 2}
+FAST = {"rollout": "random"}
+
+
+@pytest.mark.parametrize("name", sorted(SMALL))
+def test_every_decision_has_its_options_and_forced_moves_lose_nothing(name: str) -> None:
+    record = played(name, SMALL[name], seed=3, random_seat=0)
+    review = review_record(record, seats=[0], budget=Budget(deals=2), seed=5, **FAST)
+    game = bodoge.make(name, SMALL[name])
+    state = game.new_state(seed=record["seed"])
+    moves = [m for m, _, _ in reviewing.decision_states(game, record)]
+    assert len(moves) == len(record["actions"])
+    seat0 = []
+    for move, action in enumerate(record["actions"]):
+        if state.current_player == 0:
+            seat0.append((move, action, state.legal_actions()))
+        state.apply(action)
+    assert [(d["move"], d["chosen"]) for d in review["decisions"]] == [(m, a) for m, a, _ in seat0]
+    for d, (_, _, legal) in zip(review["decisions"], seat0, strict=True):
+        options = [o["action"] for o in d["options"]]
+        assert options == legal
+        assert d["chosen"] in options and d["best"] in options
+        for o in d["options"]:
+            assert 0 <= o["low"] <= o["value"] <= o["high"] <= 1
+        if len(legal) == 1:
+            assert (d["class"], d["loss"]) == ("forced", 0)
+        else:
+            assert d["class"] != "forced"
+            assert d["loss"] >= 0
+            assert d["win_chance"] == max(o["value"] for o in d["options"])
+    (summary,) = review["seats"]
+    assert summary["decisions"] == len(seat0)
+    assert sum(summary["classes"].values()) == len(seat0)
+
+
+def test_a_forced_move_is_forced_with_loss_zero() -> None:
+    # Tokkuri 2p has forced decisions (a single legal action); find one in a played game
+    record = played("tokkuri", 2, seed=3)
+    review = review_record(record, budget=Budget(deals=2), seed=1, **FAST)
+    forced = [d for d in review["decisions"] if len(d["options"]) == 1]
+    assert forced, "the game has no forced decision: pick another seed"
+    for d in forced:
+        assert d["class"] == "forced" and d["loss"] == 0 and d["best"] == d["chosen"]
+    assert all(d["class"] != "forced" for d in review["decisions"] if len(d["options"]) > 1)
+
+
+def test_same_seed_same_review_whatever_the_workers() -> None:
+    record = played("tottarot", 3, seed=8)
+    one = review_record(record, budget=Budget(deals=3), seed=11)
+    again = review_record(record, budget=Budget(deals=3), seed=11)
+    pooled = review_record(record, budget=Budget(deals=3), seed=11, jobs=2)
+    assert one == again == pooled
+    other = review_record(record, budget=Budget(deals=3), seed=12)
+    assert [d["options"] for d in other["decisions"]] != [d["options"] for d in one["decisions"]]
+
+
+def test_the_review_never_reads_the_hidden_state(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every state the review is handed is replaced by another deal consistent with the seat's view
+    (the other seats' hidden cards re-dealt): the review must not change."""
+    record = played("hangover", 4, seed=5, random_seat=1)
+    true_review = review_record(record, budget=Budget(deals=3), seed=2)
+    real = reviewing.decision_states
+    scrambled_any = []
+
+    def scrambled(game: Any, rec: dict[str, Any]) -> Any:
+        rng = random.Random(99)
+        for move, state, action in real(game, rec):
+            seat = state.current_player
+            other = game.sample_state(state.view(seat), rng)
+            others = [q for q in range(game.num_players) if q != seat]
+            scrambled_any.append(any(other.view(q, log=False) != state.view(q, log=False) for q in others))
+            yield move, other, action
+
+    monkeypatch.setattr(reviewing, "decision_states", scrambled)
+    assert review_record(record, budget=Budget(deals=3), seed=2) == true_review
+    assert any(scrambled_any), "no hidden card was re-dealt: the test would prove nothing"
+
+
+# Per game: players, games, deals (small, yet enough for the difference to show every time).
+SKILL = {"hangover": (3, 3, 8), "tokkuri": (2, 2, 6), "tottarot": (2, 4, 8), "troika": (2, 1, 4)}
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("name", sorted(SKILL))
+def test_random_play_loses_more_than_the_heuristic(name: str) -> None:
+    players, games, deals = SKILL[name]
+    losses: dict[bool, list[float]] = {True: [], False: []}
+    for g in range(games):
+        random_seat = g % players
+        review = review_record(
+            played(name, players, seed=g, random_seat=random_seat), budget=Budget(deals=deals)
+        )
+        for d in review["decisions"]:
+            if d["class"] != "forced":
+                losses[d["seat"] == random_seat].append(d["loss"])
+    mean = {k: sum(v) / len(v) for k, v in losses.items()}
+    assert mean[True] > mean[False], mean
+
+
+def test_classes_follow_the_thresholds_and_the_interval() -> None:
+    assert classify(0.5, 0.3, is_best=True) == "best"
+    assert classify(0.5, -0.01, is_best=False) == "good"  # not told apart from the best
+    assert classify(0.04, 0.01, is_best=False) == "good"
+    assert classify(0.05, 0.01, is_best=False) == "inaccuracy"
+    assert classify(0.10, 0.01, is_best=False) == "mistake"
+    assert classify(0.20, 0.01, is_best=False) == "blunder"
+    assert move_accuracy(0) == pytest.approx(100, abs=0.001)
+    assert move_accuracy(1) == 0
+    assert 60 < move_accuracy(0.1) < 66  # Lichess: a 10-point drop scores about 63.6
+
+
+def test_bad_input_is_refused_before_any_search() -> None:
+    record = played("tottarot", 2, seed=1)
+    with pytest.raises(BadOption, match="seats"):
+        review_record(record, seats=[0, 2])
+    with pytest.raises(BadOption, match="seats"):
+        review_record(record, seats=[1, 1])
+    with pytest.raises(BadOption, match="iterations"):
+        Budget(deals=1)
+    with pytest.raises(BadOption, match="seconds"):
+        Budget(seconds=float("nan"))
+    with pytest.raises(BadOption, match="jobs"):
+        review_record(record, jobs=0)
+    with pytest.raises(BadOption, match="rollout"):
+        review_record(record, rollout="best")
+    unfinished = dict(record, actions=record["actions"][:5], result=None)
+    with pytest.raises(BadRecord, match="not finished"):
+        review_record(unfinished)
+    with pytest.raises(BadRecord):
+        review_record({"format": "something else"})
+
+
+def test_a_time_budget_plays_at_least_two_deals() -> None:
+    record = played("hangover", 3, seed=2)
+    review = review_record(record, seats=[0], budget=Budget(seconds=0.001))
+    assert all(d["deals"] >= 2 for d in review["decisions"])
