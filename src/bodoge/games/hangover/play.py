@@ -10,7 +10,7 @@ Action ids (fixed for a game and its options; see `Hangover.prepare`):
 - `STOP` (114): stop flipping snacks (HO-4.5);
 - `FLIP + 2·d + v`: flip a snack card of code `snack_codes[d]`, choosing its value `v` (0 or 1);
 - `arrange0 + i`: the i-th arrangement of one's snack cards into columns (HO-4.1), as positions in the
-  sorted snack hand (`Hangover.arrangements`).
+  sorted snack hand (`HangoverGame.arrangements`).
 """
 
 from __future__ import annotations
