@@ -15,8 +15,11 @@ from bodoge.core.text import LANGUAGES, Texts
 
 #: What every game package has: the protocol's parts, which core reaches by name.
 PARTS = ("rules", "information", "text", "sampling", "heuristic", "observation")
-#: ... and what bodoge's own games, whose rules are long, split along their spec's sections.
-SECTIONS = ("cards", "options", "setup", "play", "scoring")
+#: ... and what bodoge's own games, whose rules are long, split along their spec's sections, with
+#: the state (and the game's parameters) in a module of its own beneath them.
+SECTIONS = ("cards", "options", "state", "setup", "play", "scoring")
+#: The modules of the rules, which the state's module must not import: it is what they import.
+RULES = ("rules", "setup", "play", "scoring")
 #: Modules the rules must not import: words, what seats know, determinization, bots, and the outside.
 NOT_FROM_RULES = ("text", "information", "sampling", "observation", "heuristic", "rollout")
 OUTSIDE = ("bodoge.server", "bodoge.agents", "bodoge.arena", "bodoge.rl", "bodoge.cli")
@@ -80,6 +83,8 @@ def test_the_rules_import_in_one_direction(name: str) -> None:
             assert not target.startswith(OUTSIDE), f"{package}.{stem} imports {target}"
             inside = target.removeprefix(package + ".").split(".")[0]
             assert inside not in NOT_FROM_RULES, f"{package}.{stem} imports {target}"
+            if stem == "state":  # the state holds data and its invariants; the rules import it
+                assert inside not in RULES, f"{package}.state imports {target}, a module of the rules"
 
 
 @pytest.mark.parametrize("name", BODOGE_GAMES)
@@ -94,19 +99,11 @@ def test_the_toy_is_checked_too() -> None:
     assert TOY.name in CLASSES and TOY.name not in BODOGE_GAMES
 
 
-def runtime_imports(path: Path, package: str) -> set[str]:
-    """The package's own modules that `path` imports when it runs (not those under TYPE_CHECKING)."""
-    tree = ast.parse(path.read_text(), str(path))
-    skip = {
-        id(node)
-        for top in ast.walk(tree)
-        if isinstance(top, ast.If) and "TYPE_CHECKING" in ast.unparse(top.test)
-        for node in ast.walk(top)
-    }
+def package_imports(path: Path, package: str) -> set[str]:
+    """The package's own modules that `path` imports, those under TYPE_CHECKING included: a circle
+    that only a type checker follows is still one for the reader."""
     out = set()
-    for node in ast.walk(tree):
-        if id(node) in skip:
-            continue
+    for node in ast.walk(ast.parse(path.read_text(), str(path))):
         if isinstance(node, ast.ImportFrom) and node.module:
             if node.module == package:  # from bodoge.games.troika import play, setup
                 out |= {alias.name for alias in node.names}
@@ -118,10 +115,10 @@ def runtime_imports(path: Path, package: str) -> set[str]:
 @pytest.mark.parametrize("name", sorted(CLASSES))
 def test_no_import_cycle_inside_a_package(name: str) -> None:
     """Imports inside a game package go one way (docs/adding-a-game.md), so no module half-exists while
-    another reads it, and a reader can follow the package from its cards up."""
+    another reads it, and a reader (and a type checker) can follow the package from its cards up."""
     package = package_of(name)
     found = modules(package)
-    graph = {stem: runtime_imports(path, package) & set(found) for stem, path in found.items()}
+    graph = {stem: package_imports(path, package) & set(found) for stem, path in found.items()}
     done: set[str] = set()
 
     def visit(stem: str, path: list[str]) -> None:

@@ -15,8 +15,7 @@ from typing import Any
 
 import bodoge
 from bodoge.games.hangover.cards import DRINK_CODES, DRINK_INDEX, SUIT, SUITS
-from bodoge.games.hangover.play import DRINKER, HUNG_OVER, NON_DRINKER, OUT_NON_DRINKER
-from bodoge.games.hangover.rules import HangoverState
+from bodoge.games.hangover.state import DRINKER, HUNG_OVER, NON_DRINKER, OUT_NON_DRINKER, HangoverState
 from bodoge.games.hangover.text import drink_name
 
 STATUS = {"drinker": DRINKER, "non_drinker": NON_DRINKER, "out": OUT_NON_DRINKER, "hung_over": HUNG_OVER}

@@ -11,15 +11,8 @@ import bodoge
 from bodoge.agents import make as make_agent
 from bodoge.games.hangover.cards import DRINK_INDEX
 from bodoge.games.hangover.heuristic import Seen, act, best_flips, decide, in_play, not_held
-from bodoge.games.hangover.play import (
-    DECLARE,
-    DISCARD,
-    DRINKER,
-    NON_DRINKER,
-    OUT_NON_DRINKER,
-    PASS,
-    TRICK,
-)
+from bodoge.games.hangover.play import DECLARE, DISCARD, PASS
+from bodoge.games.hangover.state import DRINKER, NON_DRINKER, OUT_NON_DRINKER, TRICK
 
 
 def test_best_flips_plans() -> None:

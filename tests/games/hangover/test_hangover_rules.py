@@ -13,7 +13,8 @@ import bodoge
 from bodoge.errors import BadOption, IllegalAction
 from bodoge.games.hangover import drunk_vp, trick_winner
 from bodoge.games.hangover.cards import DEFAULT_SNACK_DECK, DRINK_CODES, KEY, NUMBER, drink_deck
-from bodoge.games.hangover.rules import Hangover, HangoverState
+from bodoge.games.hangover.rules import Hangover
+from bodoge.games.hangover.state import HangoverState
 
 CODES = list(DRINK_CODES)
 

@@ -7,8 +7,8 @@ from __future__ import annotations
 import random
 
 import bodoge
-from bodoge.games.tokkuri.play import ACTION
 from bodoge.games.tokkuri.rollout import act
+from bodoge.games.tokkuri.state import ACTION
 
 
 def test_quick_empties_its_own_full_tokkuri() -> None:

@@ -13,9 +13,9 @@ from hypothesis import strategies as st
 
 import bodoge
 from bodoge.errors import BadOption, IllegalAction
-from bodoge.games.tokkuri import DEFAULT_DECK, play, settle, setup
-from bodoge.games.tokkuri.play import ACTION, GIVE, OPEN, TARGET, VICTIM
-from bodoge.games.tokkuri.rules import Tokkuri, TokkuriState
+from bodoge.games.tokkuri import DEFAULT_DECK, play, scoring, settle, setup
+from bodoge.games.tokkuri.rules import Tokkuri
+from bodoge.games.tokkuri.state import ACTION, GIVE, OPEN, TARGET, VICTIM, TokkuriState
 
 
 def position(
@@ -283,7 +283,7 @@ def test_tk_e5_penalty_at_exactly_2_and_3() -> None:
         captured={0: ["7", "8"], 1: ["9"]},
         bonus={1: ["8+8+8"]},
     )
-    assert s.round_scores() == [-2, 2]
+    assert scoring.round_scores(s) == [-2, 2]
     s.apply("drink 2")
     s.apply("target T0.4")  # the dummy stays at 8: still penalised
     score = log_of(s, None, "round_end")[-1]
@@ -312,8 +312,8 @@ def test_tk_e6_777_empties_two_real_tokkuri_bonus() -> None:
     assert sorted(codes(s, s.captured[0])) == ["5", "trouble"]
     assert codes(s, s.bonus[0]) == ["7+7+7"]
     assert s.discard == discard_before
-    assert s.round_scores()[0] == 3
-    assert s.round_scores()[2] == -2  # the secret dummy at 3 would be penalised
+    assert scoring.round_scores(s)[0] == 3
+    assert scoring.round_scores(s)[2] == -2  # the secret dummy at 3 would be penalised
     seen = {p: [e.get("card") for e in log_of(s, p, "empty") if e["tokkuri"] == "T1.1"] for p in range(3)}
     assert seen == {0: ["trouble"], 1: ["trouble"], 2: [None]}
     assert s.view(2)["tokkuri"][0]["card"] == "dummy"
@@ -334,7 +334,7 @@ def test_tk_e7_777_and_a_dummy_no_bonus(t11_level: int, gain: int) -> None:
     assert codes(s, s.discard[-2:]) == ["dummy", "7+7+7"]
     assert s.bonus[0] == []
     assert len(s.captured[0]) == gain
-    assert s.round_scores()[0] == gain
+    assert scoring.round_scores(s)[0] == gain
     if t11_level == 8:
         assert s.levels == [1]
     else:
@@ -534,7 +534,7 @@ def test_tk_e15_trouble_only_as_the_last_card() -> None:
     s.apply("place trouble")
     assert {"id": "T0.3", "owner": 0, "level": 10, "card": "trouble"} in s.view(0)["tokkuri"]
     assert {"id": "T0.3", "owner": 0, "level": 10, "card": None} in s.view(1)["tokkuri"]
-    assert s.round_scores()[0] == -4  # T0.2 at 8 and T0.3 at 10
+    assert scoring.round_scores(s)[0] == -4  # T0.2 at 8 and T0.3 at 10
 
 
 def test_tk_e15_trouble_emptied_is_captured() -> None:
@@ -543,7 +543,7 @@ def test_tk_e15_trouble_emptied_is_captured() -> None:
     s.apply("drink 5")
     s.apply("target T0.3")
     assert codes(s, s.captured[1]) == ["trouble"]
-    assert s.round_scores() == [0, 1]
+    assert scoring.round_scores(s) == [0, 1]
 
 
 def test_trouble_never_opens() -> None:

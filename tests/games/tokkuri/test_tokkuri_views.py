@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 
 import bodoge
 from bodoge.games.tokkuri import heuristic, sampling
-from bodoge.games.tokkuri.rules import TokkuriState
+from bodoge.games.tokkuri.state import TokkuriState
 
 
 @pytest.fixture(autouse=True)

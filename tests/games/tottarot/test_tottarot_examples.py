@@ -9,9 +9,8 @@ import pytest
 
 import bodoge
 from bodoge.errors import BadOption
-from bodoge.games.tottarot import play
-from bodoge.games.tottarot.play import PH_BID, PH_PEEK, PH_SHARE, PH_STEAL
-from bodoge.games.tottarot.rules import TottarotState
+from bodoge.games.tottarot import play, setup
+from bodoge.games.tottarot.state import PH_BID, PH_PEEK, PH_SHARE, PH_STEAL, TottarotState
 
 
 def make(players: int, stacked: list[str] | None = None, **options: Any) -> TottarotState:
@@ -23,7 +22,7 @@ def make(players: int, stacked: list[str] | None = None, **options: Any) -> Tott
 
 def stack(state: TottarotState, rnd: int, codes: list[str]) -> None:
     """Stack round `rnd`'s deck (codes top first; the rest shuffled below)."""
-    state._stacked[rnd] = state.game.stacked_order(codes, random.Random(rnd))
+    state._stacked[rnd] = setup.stacked_order(state.game, codes, random.Random(rnd))
 
 
 def bids(state: TottarotState, by_seat: list[int]) -> list[int]:

@@ -13,8 +13,7 @@ from hypothesis import strategies as st
 import bodoge
 from bodoge.errors import BadOption, IllegalAction
 from bodoge.games.tottarot import DEFAULT_DECK, CardType, Tottarot, convert_deck, deck_to_json
-from bodoge.games.tottarot.play import PH_BID, PH_STEAL
-from bodoge.games.tottarot.rules import TottarotState
+from bodoge.games.tottarot.state import PH_BID, PH_STEAL, TottarotState
 from bodoge.games.tottarot.text import parse_text
 
 

@@ -9,7 +9,7 @@ import pytest
 
 import bodoge
 from bodoge.games.tottarot import DEFAULT_DECK
-from bodoge.games.tottarot.rules import TottarotState
+from bodoge.games.tottarot.state import TottarotState
 from bodoge.games.tottarot.text import event_text
 
 NAMES_JA = [t.name_ja for t in DEFAULT_DECK]

@@ -14,9 +14,9 @@ from bodoge.games.troika import play
 from bodoge.games.troika.cards import N_NUMBERS, tiles_of
 from bodoge.games.troika.heuristic import act
 from bodoge.games.troika.play import DRAW, RETURN_CONTAINER, RETURN_HAND, TAKE, TROIKA
-from bodoge.games.troika.rules import TroikaState
 from bodoge.games.troika.sampling import _legal_hands, weighted_hands
 from bodoge.games.troika.scoring import zero_waste_with_fuel
+from bodoge.games.troika.state import TroikaState
 
 
 def untexted(event: dict[str, Any]) -> dict[str, Any]:
@@ -71,9 +71,9 @@ def history_is_consistent(s: TroikaState) -> None:
                 take = min(room[i], game.removed_per_round - len(removed))
                 removed += [i + 1] * take
         played.append((removed + chance, actions))
-    t = game.stacked_state(played[0][0], random.Random(0))
+    t = play.stacked_state(game, played[0][0], random.Random(0))
     for i, (_, actions) in enumerate(played):
-        t.play_stacked(actions, next_round=played[i + 1][0] if i + 1 < len(played) else None)
+        play.play_stacked(t, actions, next_round=played[i + 1][0] if i + 1 < len(played) else None)
     assert t.events == ev and t.history == s.history and t.chips == s.chips
     assert t.hands == s.hands and sorted(t.pool) == sorted(s.pool) and t.removed == s.removed
     assert t.known == s.known and t.mine == s.mine and t.containers == s.containers

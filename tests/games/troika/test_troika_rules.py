@@ -13,7 +13,7 @@ import bodoge
 from bodoge.errors import BadOption, IllegalAction
 from bodoge.games.troika import game_winners, play, round_chips, round_placements, setup
 from bodoge.games.troika.cards import DEFAULT_TILE_COUNTS, counts_of, tiles_of
-from bodoge.games.troika.rules import TroikaState
+from bodoge.games.troika.state import TroikaState
 
 
 def untexted(event: dict[str, Any]) -> dict[str, Any]:

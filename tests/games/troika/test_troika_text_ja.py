@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 
 import bodoge
-from bodoge.games.troika.rules import TroikaState
+from bodoge.games.troika.state import TroikaState
 from bodoge.games.troika.text import event_text
 
 _PRIVATE = ("deal", "draw", "return_hand")

@@ -5,6 +5,7 @@ own functions (the engine plays with them).
 """
 
 from bodoge.games.hangover.play import drunk_vp, trick_winner
-from bodoge.games.hangover.rules import Hangover, HangoverState
+from bodoge.games.hangover.rules import Hangover
+from bodoge.games.hangover.state import HangoverState
 
 __all__ = ["Hangover", "HangoverState", "drunk_vp", "trick_winner"]

@@ -39,18 +39,21 @@ from bodoge.games.hangover.cards import DRINK_INDEX, KEY, NUMBER, SUIT, snack_va
 from bodoge.games.hangover.play import (
     DECLARE,
     DISCARD,
-    DRINKER,
     FLIP,
-    NON_DRINKER,
-    OUT_NON_DRINKER,
     PASS,
-    PHASE_NAMES,
-    STATUS_NAMES,
     STOP,
+    arrangement_ids,
     drunk_vp,
     lead_suit_result,
 )
-from bodoge.games.hangover.rules import Hangover
+from bodoge.games.hangover.state import (
+    DRINKER,
+    NON_DRINKER,
+    OUT_NON_DRINKER,
+    PHASE_NAMES,
+    STATUS_NAMES,
+    HangoverGame,
+)
 
 WIN_AT = 2  # a drinker tries for a trick worth at least this many VP
 FORCED = 1.5  # expected forced wins from which a hand drinks, where drinking is safe
@@ -89,11 +92,11 @@ class Seen:
         self,
         *,
         seat: int,
-        phase: str,  # a name of play.PHASE_NAMES
+        phase: str,  # a name of state.PHASE_NAMES
         legal: list[int],  # the legal action ids
         hand: list[int],  # own drink cards
         trick: list[int],  # this trick's cards so far, the lead first (-1: face down)
-        status: list[int],  # every seat's status (play.DRINKER …)
+        status: list[int],  # every seat's status (state.DRINKER …)
         tricks: list[int],  # every seat's tricks won
         column: list[int],  # own face-down snacks in the column of the next (or the judged) own trick
         total: int,  # the judged trick's adjusted sum S' so far (flip phase), else 0
@@ -134,7 +137,7 @@ class Seen:
         return self._rivals
 
 
-def decide(game: Hangover, seen: Seen, rng: random.Random) -> int:
+def decide(game: HangoverGame, seen: Seen, rng: random.Random) -> int:
     """The move for `seen` (a decision with more than one legal action)."""
     phase = seen.phase
     if phase == "trick":
@@ -152,7 +155,7 @@ def decide(game: Hangover, seen: Seen, rng: random.Random) -> int:
 # -- the declaration (HO-4.2) -----------------------------------------------------------------------
 
 
-def _declares(game: Hangover, seen: Seen) -> bool:
+def _declares(game: HangoverGame, seen: Seen) -> bool:
     n = game.num_players
     p = seen.seat
     drinkers = 1 + sum(1 for q in range(p) if seen.status[q] == DRINKER)  # me, if I drink
@@ -167,7 +170,7 @@ def _declares(game: Hangover, seen: Seen) -> bool:
 # -- tricks (HO-4.3) --------------------------------------------------------------------------------
 
 
-def _ducks(game: Hangover, seat: int, status: Sequence[int], tricks: Sequence[int]) -> bool:
+def _ducks(game: HangoverGame, seat: int, status: Sequence[int], tricks: Sequence[int]) -> bool:
     """Whether `seat` plays to lose the trick: a non-drinker, or a drinker one trick from its hangover."""
     return status[seat] == NON_DRINKER or tricks[seat] + 1 >= game.hangover_trick
 
@@ -195,7 +198,7 @@ def _escape(seen: Seen, card: int) -> float:
     return 1.0 - stays
 
 
-def _play(game: Hangover, seen: Seen, rng: random.Random) -> int:
+def _play(game: HangoverGame, seen: Seen, rng: random.Random) -> int:
     cards = seen.legal  # play ids are the cards themselves (play.PLAY = 0), sorted
     trick = seen.trick
     if not trick:
@@ -236,7 +239,7 @@ def _throw(seen: Seen, rng: random.Random) -> int:
     return best_move(highest, [(1.0 - _escape(seen, c), KEY[c]) for c in highest], rng)
 
 
-def _drinker_lead(game: Hangover, seen: Seen, rng: random.Random) -> int:
+def _drinker_lead(game: HangoverGame, seen: Seen, rng: random.Random) -> int:
     """The lead whose trick is worth the most, guessing that each other active seat adds 1.5; the
     lowest such card."""
     others = sum(1 for q in range(game.num_players) if q != seen.seat and seen.status[q] < OUT_NON_DRINKER)
@@ -248,7 +251,12 @@ def _drinker_lead(game: Hangover, seen: Seen, rng: random.Random) -> int:
 
 
 def not_held(
-    game: Hangover, seat: int, card: int, trick: Sequence[int], status: Sequence[int], tricks: Sequence[int]
+    game: HangoverGame,
+    seat: int,
+    card: int,
+    trick: Sequence[int],
+    status: Sequence[int],
+    tricks: Sequence[int],
 ) -> int:
     """What a face-up play by these rules of thumb says of the hand it came from: a mask of the cards
     `seat` did not hold when it played `card` (0: it says nothing). `trick` is the trick's cards before
@@ -279,11 +287,11 @@ def not_held(
 # -- snacks (HO-4.1, HO-4.5) ------------------------------------------------------------------------
 
 
-def _band(game: Hangover, total: int) -> int:
+def _band(game: HangoverGame, total: int) -> int:
     return drunk_vp(total, game.limit, game.vp_under, game.vp_just, game.vp_over)  # HO-4.6.1
 
 
-def best_flips(game: Hangover, total: int, column: Sequence[int]) -> tuple[int, list[tuple[int, int]]]:
+def best_flips(game: HangoverGame, total: int, column: Sequence[int]) -> tuple[int, list[tuple[int, int]]]:
     """The most VP reachable from sum `total` with these face-down snacks (the game's snack indices),
     and one plan reaching it as (snack, value index) pairs, with the fewest flips among the best."""
     vp, plan = _best_flips(game, total, tuple(column))
@@ -292,7 +300,7 @@ def best_flips(game: Hangover, total: int, column: Sequence[int]) -> tuple[int, 
 
 @functools.lru_cache(maxsize=65536)
 def _best_flips(
-    game: Hangover, total: int, column: tuple[int, ...]
+    game: HangoverGame, total: int, column: tuple[int, ...]
 ) -> tuple[int, tuple[tuple[int, int], ...]]:
     best_vp = _band(game, total)
     best_plan: tuple[tuple[int, int], ...] = ()
@@ -314,7 +322,7 @@ def flexibility(code: str) -> int:
 
 
 @functools.lru_cache(maxsize=4096)
-def _arrangement(game: Hangover, snacks: tuple[int, ...]) -> int:
+def _arrangement(game: HangoverGame, snacks: tuple[int, ...]) -> int:
     """The most flexible snacks in the first columns (one fixed move per hand: no ties to break)."""
     flex = [flexibility(code) for code in game.snack_codes]
     columns = game.num_columns
@@ -323,13 +331,13 @@ def _arrangement(game: Hangover, snacks: tuple[int, ...]) -> int:
         order = game.arrangements[a - game.arrange0]
         return sum(flex[snacks[pos]] / (i % columns + 1) for i, pos in enumerate(order))
 
-    return max(game.arrangement_ids(snacks), key=score)
+    return max(arrangement_ids(game, snacks), key=score)
 
 
 # -- reading a view ---------------------------------------------------------------------------------
 
 
-def seen_in_view(game: Hangover, view: Mapping[str, Any]) -> Seen:
+def seen_in_view(game: HangoverGame, view: Mapping[str, Any]) -> Seen:
     """The `Seen` of a view (the seat to move's): the same as `rollout.seen_in_state` on any state
     with this view."""
     seat = int(view["seat"])
@@ -386,7 +394,7 @@ def read_trick(cards: list[tuple[int, int]], known: int, voids: list[int]) -> in
 
 
 @functools.lru_cache(maxsize=64)
-def in_play(game: Hangover) -> int:
+def in_play(game: HangoverGame) -> int:
     mask = 0
     for c in game.drink_cards:
         mask |= 1 << c

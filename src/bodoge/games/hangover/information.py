@@ -14,14 +14,10 @@ from bodoge.games.hangover.play import (
     EV_PLAY,
     EV_STOP,
     EV_TRICK,
-    FLIPPING,
     OUTCOME_NAMES,
-    PHASE_NAMES,
-    STATUS_NAMES,
-    TRICK,
 )
-from bodoge.games.hangover.rules import HangoverState
 from bodoge.games.hangover.scoring import end_reason
+from bodoge.games.hangover.state import FLIPPING, PHASE_NAMES, STATUS_NAMES, TRICK, HangoverState
 
 
 def view(state: HangoverState, seat: int | None) -> dict[str, Any]:

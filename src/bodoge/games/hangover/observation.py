@@ -28,22 +28,22 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 from bodoge.games.hangover.cards import DRINK_INDEX
+from bodoge.games.hangover.state import HangoverGame
 
 if TYPE_CHECKING:
     import numpy as np
 
-    from bodoge.games.hangover.rules import Hangover
 
 PHASES = ("arrange", "declare", "trick", "flip", "over")
 STATUSES = ("drinker", "non_drinker", "out_non_drinker", "hung_over")
 
 
-def shape(game: Hangover) -> tuple[int]:
+def shape(game: HangoverGame) -> tuple[int]:
     n, c, d = game.num_players, game.num_columns, len(game.snack_codes)
     return (5 + 56 * 3 + n * 57 + 4 + n * (11 + c) + n * 2 + d + c * d + 5 + 1,)
 
 
-def encode(game: Hangover, view: Mapping[str, Any], out: np.ndarray) -> None:
+def encode(game: HangoverGame, view: Mapping[str, Any], out: np.ndarray) -> None:
     import numpy as np
 
     n, cols, d = game.num_players, game.num_columns, len(game.snack_codes)

@@ -1,5 +1,6 @@
 """Hangover's play (spec §4): arranging snacks, the declaration, tricks, their winner and outcome, the
-drunk judgement and its snack flips, and the end of a trick. Also the action ids and the phases.
+drunk judgement and its snack flips, and the end of a trick, through the phases of `state.py`. Also
+the action ids.
 
 Action ids (fixed for a game and its options; see `Hangover.prepare`):
 
@@ -9,7 +10,7 @@ Action ids (fixed for a game and its options; see `Hangover.prepare`):
 - `STOP` (114): stop flipping snacks (HO-4.5);
 - `FLIP + 2·d + v`: flip a snack card of code `snack_codes[d]`, choosing its value `v` (0 or 1);
 - `arrange0 + i`: the i-th arrangement of one's snack cards into columns (HO-4.1), as positions in the
-  sorted snack hand (`Hangover.arrangements`).
+  sorted snack hand (`HangoverGame.arrangements`).
 """
 
 from __future__ import annotations
@@ -18,12 +19,22 @@ import itertools
 import re
 from bisect import bisect_left
 from collections.abc import Sequence
-from typing import TYPE_CHECKING
+from typing import Any
 
 from bodoge.games.hangover.cards import DRINK_CODES, DRINK_INDEX, KEY, NUMBER, SUIT, normalize_snack
-
-if TYPE_CHECKING:
-    from bodoge.games.hangover.rules import HangoverState
+from bodoge.games.hangover.state import (
+    ARRANGE,
+    DECLARING,
+    DRINKER,
+    FLIPPING,
+    HUNG_OVER,
+    NON_DRINKER,
+    OUT_NON_DRINKER,
+    OVER,
+    TRICK,
+    HangoverGame,
+    HangoverState,
+)
 
 PLAY = 0
 DISCARD = 56
@@ -31,14 +42,6 @@ DECLARE = 112
 PASS = 113
 STOP = 114
 FLIP = 115
-
-# phases
-ARRANGE, DECLARING, TRICK, FLIPPING, OVER = range(5)
-PHASE_NAMES = ("arrange", "declare", "trick", "flip", "over")
-
-# player statuses (spec §4): the first two are active
-DRINKER, NON_DRINKER, OUT_NON_DRINKER, HUNG_OVER = range(4)
-STATUS_NAMES = ("drinker", "non_drinker", "out_non_drinker", "hung_over")
 
 # trick outcomes (HO-4.4.6)
 JUDGED, HANGOVER, OUT = range(3)
@@ -118,6 +121,59 @@ def _enumerate_arrangements(m: int, columns: int) -> list[tuple[int, ...]]:
     return out
 
 
+# (snacks per player, columns, first arrangement id, sorted snack hand as indices) -> the legal
+# arrangement ids and their columns; shared by every game with the same numbers, as it depends on
+# nothing else
+_ARRANGE_CACHE: dict[tuple[int, int, int, tuple[int, ...]], tuple[list[int], dict[Any, Any]]] = {}
+
+
+def columns_of(g: HangoverGame, hand: tuple[int, ...] | list[int], index: int) -> list[list[int]]:
+    """The columns (sorted snack indices) that arrangement `index` makes of the sorted `hand`."""
+    cols: list[list[int]] = [[] for _ in range(g.num_columns)]
+    for i, pos in enumerate(g.arrangements[index]):
+        cols[i % g.num_columns].append(hand[pos])
+    for col in cols:
+        col.sort()
+    return cols
+
+
+def _arrange_table(g: HangoverGame, hand: tuple[int, ...]) -> tuple[list[int], dict[Any, Any]]:
+    """For a sorted snack hand: the legal arrangement ids, and a map both from each outcome (the
+    columns as sorted tuples) to its id and from each id to its columns."""
+    cache_key = (g.snacks_per_player, g.num_columns, g.arrange0, hand)
+    table = _ARRANGE_CACHE.get(cache_key)
+    if table is None:
+        lookup: dict[Any, Any] = {}
+        ids = []
+        for i in range(len(g.arrangements)):
+            key = tuple(tuple(c) for c in columns_of(g, hand, i))
+            if key not in lookup:
+                lookup[key] = g.arrange0 + i
+                lookup[g.arrange0 + i] = key
+                ids.append(g.arrange0 + i)
+        table = _ARRANGE_CACHE[cache_key] = (ids, lookup)
+    return table
+
+
+def arrangement_ids(g: HangoverGame, hand: tuple[int, ...]) -> list[int]:
+    """The legal arrangement actions for a sorted snack hand: one per distinct outcome, so that
+    swapping two copies of one code is not a second choice (HO-4.1)."""
+    return _arrange_table(g, hand)[0]
+
+
+def arrangement_for(g: HangoverGame, hand: tuple[int, ...], columns: list[list[int]]) -> int | None:
+    """The legal arrangement action that puts `hand` into exactly these columns (None: no such)."""
+    return _arrange_table(g, hand)[1].get(tuple(tuple(sorted(c)) for c in columns))
+
+
+def columns_of_order(g: HangoverGame, order: list[int]) -> list[list[int]]:
+    """HO-4.1/HO-D22: the i-th card of an ordering goes into column (i mod C) + 1."""
+    cols: list[list[int]] = [[] for _ in range(g.num_columns)]
+    for i, d in enumerate(order):
+        cols[i % g.num_columns].append(d)
+    return cols
+
+
 def legal_actions(state: HangoverState) -> list[int]:
     p: int = state.current_player  # type: ignore[assignment]
     if state.phase == TRICK:
@@ -147,7 +203,7 @@ def legal_actions(state: HangoverState) -> list[int]:
         return out
     if phase == DECLARING:
         return [DECLARE, PASS]
-    return list(state.game.arrangement_ids(tuple(state.snack_hands[p])))
+    return list(arrangement_ids(state.game, tuple(state.snack_hands[p])))
 
 
 def apply(state: HangoverState, action: int) -> None:
@@ -209,7 +265,7 @@ def arrange(state: HangoverState, p: int, a: int) -> None:
     g = state.game
     hand = state.snack_hands[p]
     index = a - g.arrange0
-    state.columns[p] = [list(col) for col in g._arrange_table(tuple(hand))[1][a]]
+    state.columns[p] = [list(col) for col in _arrange_table(g, tuple(hand))[1][a]]
     state.events.append((EV_ARRANGE, p, a, tuple([hand[pos] for pos in g.arrangements[index]])))
     state.snack_hands[p] = []
     if p + 1 < g.num_players:
@@ -373,5 +429,5 @@ def parse_alias(state: HangoverState, wanted: str) -> int | None:
             order.append(d)
         if sorted(order) != hand:
             return None
-        return g.arrangement_for(tuple(hand), g.columns_of_order(order))
+        return arrangement_for(g, tuple(hand), columns_of_order(g, order))
     return None

@@ -12,8 +12,8 @@ from __future__ import annotations
 import random
 
 from bodoge.games.hangover.heuristic import Seen, decide, in_play, read_trick
-from bodoge.games.hangover.play import DISCARD, FLIPPING, PHASE_NAMES, TRICK
-from bodoge.games.hangover.rules import HangoverState
+from bodoge.games.hangover.play import DISCARD
+from bodoge.games.hangover.state import FLIPPING, PHASE_NAMES, TRICK, HangoverState
 
 
 def act(state: HangoverState, rng: random.Random) -> int:

@@ -32,8 +32,8 @@ from bodoge.games.hangover import heuristic, setup
 from bodoge.games.hangover import play as r
 from bodoge.games.hangover.cards import DRINK_INDEX, SUIT
 from bodoge.games.hangover.play import lead_suit_result
-from bodoge.games.hangover.rules import Hangover, HangoverState
 from bodoge.games.hangover.setup import shuffle
+from bodoge.games.hangover.state import DRINKER, NON_DRINKER, HangoverGame, HangoverState
 
 
 def _assign(
@@ -125,16 +125,16 @@ def _fits(left: Counter[int], caps: list[int]) -> bool:
     return not left[0]
 
 
-def sample_state(game: Hangover, view: Mapping[str, Any], rng: random.Random) -> HangoverState:
+def sample_state(game: HangoverGame, view: Mapping[str, Any], rng: random.Random) -> HangoverState:
     return Reading(game, view).sample(rng)
 
 
-def sampler(game: Hangover, view: Mapping[str, Any]) -> Callable[[random.Random], HangoverState]:
+def sampler(game: HangoverGame, view: Mapping[str, Any]) -> Callable[[random.Random], HangoverState]:
     """`sample_state` for many samples of one view, read once."""
     return Reading(game, view).sample
 
 
-def likely_sampler(game: Hangover, view: Mapping[str, Any]) -> Callable[[random.Random], HangoverState]:
+def likely_sampler(game: HangoverGame, view: Mapping[str, Any]) -> Callable[[random.Random], HangoverState]:
     """`sampler`, dealing each other seat only hands from which its face-up plays so far are what the
     heuristic would have played (`heuristic.not_held`): a search that meets players who duck as it
     does deals the cards where their plays say they lie. Where no deal keeps to that, it deals as
@@ -146,7 +146,7 @@ class Reading:
     """What one view says, read once: `sample(rng)` then deals and replays (step 1's dealing and step
     2), so that a search sampling one view many times reads its log once (`sampler`)."""
 
-    def __init__(self, game: Hangover, view: Mapping[str, Any], likely: bool = False) -> None:
+    def __init__(self, game: HangoverGame, view: Mapping[str, Any], likely: bool = False) -> None:
         self.game = game
         n = game.num_players
         seat = view["seat"]
@@ -167,7 +167,7 @@ class Reading:
         # every seat's status and tricks won as they were then
         not_held = [0] * n
         trick: list[int] = []
-        status = [r.DRINKER] * n
+        status = [DRINKER] * n
         won = [0] * n
         for e in view["log"]:
             kind = e["type"]
@@ -190,7 +190,7 @@ class Reading:
                 trick.append(-1)
             elif kind == "declare":
                 if e["non_drinker"]:
-                    status[e["seat"]] = r.NON_DRINKER
+                    status[e["seat"]] = NON_DRINKER
                 actions.append(("id", e["seat"], r.DECLARE if e["non_drinker"] else r.PASS))
             elif kind == "flip":
                 d = sidx[e["card"]]
@@ -261,7 +261,7 @@ class Reading:
                     self.snack_hands[q] = [sidx[c] for c in you["snacks"]] if you else []
                 else:
                     hand = sorted(order)
-                    a = game.arrangement_for(tuple(hand), game.columns_of_order(order))
+                    a = r.arrangement_for(game, tuple(hand), r.columns_of_order(game, order))
                     assert a is not None
                     self.snack_hands[q], self.arrange_ids[q] = hand, a
                 continue
@@ -328,7 +328,7 @@ class Reading:
                         first[j] = cards[i : i + sizes[j]]
                         i += sizes[j]
                 snack_hands[q] = sorted(d for col in first for d in col)
-                a = game.arrangement_for(tuple(snack_hands[q]), first)
+                a = r.arrangement_for(game, tuple(snack_hands[q]), first)
                 assert a is not None, "the public slides and flips do not fit the columns"
                 arrange_ids[q] = a
         snack_aside = take(self.snack_aside)

@@ -2,12 +2,7 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
-from bodoge.games.hangover.play import DRINKER, HUNG_OVER, NON_DRINKER
-
-if TYPE_CHECKING:
-    from bodoge.games.hangover.rules import HangoverState
+from bodoge.games.hangover.state import DRINKER, HUNG_OVER, NON_DRINKER, HangoverState
 
 
 def end_reason(state: HangoverState) -> str:

@@ -5,14 +5,11 @@ from __future__ import annotations
 import random
 from collections import Counter
 from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from bodoge.errors import BadOption
 from bodoge.games.hangover.cards import DRINK_CODES, DRINK_INDEX, normalize_snack
-from bodoge.games.hangover.play import ARRANGE, DECLARING, DRINKER, TRICK
-
-if TYPE_CHECKING:
-    from bodoge.games.hangover.rules import HangoverState
+from bodoge.games.hangover.state import ARRANGE, DECLARING, DRINKER, TRICK, HangoverState
 
 
 def shuffle(rng: random.Random, cards: list[int]) -> None:

@@ -9,8 +9,15 @@ from typing import Any
 
 from bodoge.core.text import Texts
 from bodoge.games.hangover.cards import DRINK_CODES, DRINK_INDEX, NUMBER, SUIT, SUITS
-from bodoge.games.hangover.play import FLIPPING, OUT_NON_DRINKER, PHASE_NAMES, STATUS_NAMES, TRICK
-from bodoge.games.hangover.rules import Hangover, HangoverState
+from bodoge.games.hangover.state import (
+    FLIPPING,
+    OUT_NON_DRINKER,
+    PHASE_NAMES,
+    STATUS_NAMES,
+    TRICK,
+    HangoverGame,
+    HangoverState,
+)
 
 TEXTS = Texts(__package__ or "bodoge.games.hangover")
 
@@ -92,7 +99,7 @@ def _game_end(seen: Mapping[str, Any], lang: str) -> str:
     return "\n".join(lines)
 
 
-def event_text(game: Hangover, seen: Mapping[str, Any], lang: str) -> str:
+def event_text(game: HangoverGame, seen: Mapping[str, Any], lang: str) -> str:
     """One log event as a line a player reads. It says only what the event dict holds, so a card the
     seat may not see (another player's face-down discard or snack order) is never named."""
     kind = seen["type"]

@@ -5,7 +5,8 @@ round settlement (TK-6.2).
 """
 
 from bodoge.games.tokkuri.cards import DEFAULT_DECK, CardType
-from bodoge.games.tokkuri.rules import Tokkuri, TokkuriState
+from bodoge.games.tokkuri.rules import Tokkuri
 from bodoge.games.tokkuri.scoring import settle
+from bodoge.games.tokkuri.state import TokkuriState
 
 __all__ = ["DEFAULT_DECK", "CardType", "Tokkuri", "TokkuriState", "settle"]

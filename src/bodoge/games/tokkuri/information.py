@@ -5,9 +5,8 @@ from __future__ import annotations
 from typing import Any
 
 from bodoge.games.tokkuri.cards import DUMMY
-from bodoge.games.tokkuri.play import GIVE, OPEN, PHASES, TARGET, VICTIM
-from bodoge.games.tokkuri.rules import TokkuriState
 from bodoge.games.tokkuri.scoring import round_scores, settle
+from bodoge.games.tokkuri.state import GIVE, OPEN, PHASES, TARGET, VICTIM, TokkuriState
 
 
 def view(state: TokkuriState, seat: int | None) -> dict[str, Any]:

@@ -78,13 +78,12 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
-from bodoge.games.tokkuri.play import PHASES
 from bodoge.games.tokkuri.scoring import settle
+from bodoge.games.tokkuri.state import PHASES, TokkuriGame
 
 if TYPE_CHECKING:
     import numpy as np
 
-    from bodoge.games.tokkuri.rules import Tokkuri
 
 KINDS = ("number", "dummy", "trouble")
 EFFECTS = ("none", "discard", "draw", "pass", "bonus")
@@ -92,18 +91,18 @@ TYPE_WIDTH = 15
 SEAT_WIDTH = 21
 
 
-def slots(game: Tokkuri) -> int:
+def slots(game: TokkuriGame) -> int:
     """M: the tokkuri slots, a true bound on the tokkuri on the table at once."""
     bound = game.num_players * game.options["hand_size"]
     cap = game.options["max_tokkuri"]
     return bound if cap is None else min(bound, cap)
 
 
-def _numbers(game: Tokkuri) -> int:
+def _numbers(game: TokkuriGame) -> int:
     return max(1, game.max_slots)
 
 
-def shape(game: Tokkuri) -> tuple[int]:
+def shape(game: TokkuriGame) -> tuple[int]:
     n, k, s = game.num_players, game.ntypes, _numbers(game)
     fixed = 6 + 10 + 8 + 1
     cards = k * TYPE_WIDTH + k * 8 + (k + 2 * s + 2)
@@ -114,7 +113,7 @@ def _placement(tokkuri_id: str) -> int:
     return int(tokkuri_id.rpartition(".")[2])
 
 
-def encode(game: Tokkuri, view: Mapping[str, Any], out: np.ndarray) -> None:
+def encode(game: TokkuriGame, view: Mapping[str, Any], out: np.ndarray) -> None:
     import numpy as np
 
     o = game.options

@@ -1,5 +1,6 @@
 """Tokkuri's play (spec §4) and its special cards (§5): OPEN, placing and drinking, choosing the
-tokkuri for each number, the cards' effects, and the turn order. Also the decisions (phases).
+tokkuri for each number, the cards' effects, and the turn order, through the decisions (phases) of
+`state.py`.
 
 Action ids, in this order: `target T<s>.<k>` (its id is the tokkuri's tid), `place <code>` (OPEN and
 ACTION), `drink <code>[=<values>]`, `victim P<s>`, `give <code>`.
@@ -8,16 +9,10 @@ ACTION), `drink <code>[=<values>]`, `victim P<s>`, `give <code>`.
 from __future__ import annotations
 
 from bisect import bisect_left, insort
-from typing import TYPE_CHECKING
 
 from bodoge.games.tokkuri import scoring, setup
 from bodoge.games.tokkuri.cards import BONUS, DISCARD, DRAW, DUMMY, PASS
-
-if TYPE_CHECKING:
-    from bodoge.games.tokkuri.rules import Tokkuri, TokkuriState
-
-OPEN, ACTION, TARGET, VICTIM, GIVE, OVER = 0, 1, 2, 3, 4, 5
-PHASES = ("open", "action", "target", "victim", "give", "over")
+from bodoge.games.tokkuri.state import ACTION, GIVE, OPEN, OVER, TARGET, VICTIM, TokkuriGame, TokkuriState
 
 
 def completable(values_desc: tuple[int, ...], levels_desc: list[int]) -> bool:
@@ -398,7 +393,7 @@ def round_over(state: TokkuriState) -> None:
         state.current_player = None
 
 
-def action_text(game: Tokkuri, action: int) -> str:
+def action_text(game: TokkuriGame, action: int) -> str:
     g = game
     if action < 0 or action >= g.num_actions:
         return f"action {action}"

@@ -24,8 +24,8 @@ from typing import NamedTuple
 
 from bodoge.core.choice import best_move
 from bodoge.games.tokkuri.cards import BONUS, DRAW, DUMMY, PASS, TROUBLE
-from bodoge.games.tokkuri.play import ACTION, GIVE, TARGET, VICTIM
-from bodoge.games.tokkuri.rules import Tokkuri, TokkuriState
+from bodoge.games.tokkuri.scoring import round_scores
+from bodoge.games.tokkuri.state import ACTION, GIVE, TARGET, VICTIM, TokkuriGame, TokkuriState
 
 #: How likely another player's unknown tokkuri is a real card (not a dummy): the capture's worth.
 REAL = 0.8
@@ -44,7 +44,7 @@ class _Deck(NamedTuple):
 
 
 @functools.lru_cache(maxsize=32)
-def _deck(game: Tokkuri) -> _Deck:
+def _deck(game: TokkuriGame) -> _Deck:
     useful = []
     for t in range(game.ntypes):
         kind = game.kind[t]
@@ -209,7 +209,7 @@ def _victim(state: TokkuriState, legal: list[int], rng: random.Random) -> int:
     """VICTIM (TK-5.2): the player doing best this round (public tally), else the fuller hand."""
     g = state.game
     p = state.current_player
-    tally = state.round_scores()
+    tally = round_scores(state)
     scores = []
     for a in legal:
         s = a - g.a_victim

@@ -1,19 +1,13 @@
-"""Tokkuri (トックリ): the rules (spec shared/rules/tokkuri.md, rule ids TK-…).
-
-Cards are ints: the index of their type in option `deck` (the `Tokkuri.codes` list). A hand is a
-list of type indices; the draw deck (`stock`) is a list with its top card at the end. A tokkuri on
-the table is a `tid` = owner × N + (k − 1) for id `T<owner>.<k>` (N = cards in the deck: nobody can
-place more than N tokkuri in one round); the on-table tokkuri are three parallel lists `table`
-(tids in increasing order: by owner, then placement), `levels` and `faces`.
+"""Tokkuri (トックリ): the rules (spec shared/rules/tokkuri.md, rule ids TK-…) bound to the game
+(`Tokkuri`) and its state as the rules play it (`TokkuriPlay`), the classes of `state.py`.
 
 The sections of the spec are the modules beside this one: `options` (§2), `setup` (§3), `play` (§4
 and the cards' effects of §5, with the action ids), `scoring` (§6); `information` (§7) says what each
-seat sees.
+seat sees. `state` holds what the rules read and write: the game's parameters, the state's fields
+and its decisions (phases).
 
-Decisions (TK-4): OPEN (every player in turn, hidden until all chose), ACTION (place or drink),
-TARGET (one per number of the drunk card), VICTIM (the `9`), GIVE (pass-left, hidden until all
-chose). Action ids, in this order: `target T<s>.<k>` (its id is the tid), `place <code>` (OPEN and
-ACTION), `drink <code>[=<values>]`, `victim P<s>`, `give <code>`.
+Action ids, in this order: `target T<s>.<k>` (its id is the tid), `place <code>` (OPEN and ACTION),
+`drink <code>[=<values>]`, `victim P<s>`, `give <code>`.
 """
 
 from __future__ import annotations
@@ -21,7 +15,6 @@ from __future__ import annotations
 import itertools
 from typing import ClassVar
 
-from bodoge.core.game import Game, State
 from bodoge.errors import BadOption
 from bodoge.games.tokkuri import cards as C
 from bodoge.games.tokkuri import play, scoring, setup
@@ -33,10 +26,28 @@ from bodoge.games.tokkuri.cards import (
     TROUBLE,
 )
 from bodoge.games.tokkuri.options import OPTION_SPECS
-from bodoge.games.tokkuri.play import ACTION, GIVE, OPEN, TARGET
+from bodoge.games.tokkuri.state import TokkuriGame, TokkuriState
 
 
-class Tokkuri(Game):
+class TokkuriPlay(TokkuriState):
+    """A game of Tokkuri as its rules play it."""
+
+    def setup(self) -> None:
+        forced: dict[int, list[int]] = {}
+        if self.deck is not None:
+            forced[1] = setup.stacked(self, self.deck)
+        setup.begin_game(self, forced, None)
+        play.begin_round(self)
+
+    _legal_actions = play.legal_actions
+    _apply = play.apply
+    winners = scoring.winners
+
+    def action_text(self, action: int) -> str:
+        return play.action_text(self.game, action)
+
+
+class Tokkuri(TokkuriGame):
     name = "tokkuri"
     title: ClassVar[dict[str, str]] = {"en": "Tokkuri", "ja": "トックリ"}
     rules_version = 2  # 2: the round shuffle is random.shuffle (deals differ from version 1)
@@ -45,6 +56,7 @@ class Tokkuri(Game):
     max_players = 4
     default_players = 4
     option_specs = OPTION_SPECS
+    state_class = TokkuriPlay
 
     def prepare(self) -> None:
         """TK-1.5, TK-3.3: the deck must deal a full hand to everyone; each card type's numbers,
@@ -94,14 +106,14 @@ class Tokkuri(Game):
         self.after = [tuple((p + i) % n for i in range(1, n + 1)) for p in range(n)]
         self.trouble = next((t for t in range(T) if self.kind[t] == TROUBLE), -1)
         self.max_slots = max((len(ct.slots) for ct in types), default=0)
-        # Drink variants: one per number type and choice of values for its range slots (TK-D31).
-        self.var_type: list[int] = []
-        self.var_values: list[tuple[int, ...]] = []
-        self.var_desc: list[tuple[int, ...]] = []
-        self.var_rest: list[list[tuple[int, ...]]] = []  # per slot i: values after i, descending
-        self.var_text: list[str] = []
-        self.type_vars: list[list[int]] = [[] for _ in range(T)]
-        self.var_index: dict[tuple[int, tuple[int, ...]], int] = {}
+        # Drink variants (TK-D31): see TokkuriGame.
+        self.var_type = []
+        self.var_values = []
+        self.var_desc = []
+        self.var_rest = []
+        self.var_text = []
+        self.type_vars = [[] for _ in range(T)]
+        self.var_index = {}
         for t, ct in enumerate(types):
             if ct.kind != "number":
                 continue
@@ -148,7 +160,7 @@ class Tokkuri(Game):
             [(values[i], self.var_rest[v][i]) for i in range(len(values))]
             for v, values in enumerate(self.var_values)
         ]
-        self.drink_checks: list[list[tuple[int, tuple[tuple[int, int], ...]]]] = [
+        self.drink_checks = [
             [
                 (
                     self.a_drink + v,
@@ -173,99 +185,3 @@ class Tokkuri(Game):
         o = self.options
         rounds = o["rounds"] if o["rounds"] is not None else o["max_rounds"]
         return rounds * self.total * (2 + self.max_slots + self.num_players)
-
-
-class TokkuriState(State):
-    game: Tokkuri
-    _forced_decks: dict[int, list[int]]  # stacked deals of some rounds (TK-3.3)
-    _forced_steals: list[int] | None  # stacked random steals (TK-5.2), for sampled states
-    balances: list[int]
-    round_no: int
-    last_round_scores: list[int] | None
-    hands: list[list[int]]  # sorted: the legal actions come out in order
-    stock: list[int]  # the draw deck, top card last
-    table: list[int]  # the tokkuri on the table, by tid, in increasing order
-    levels: list[int]  # parallel to `table`
-    faces: list[int]  # parallel to `table`: the card each tokkuri was made of
-    sorted_levels: list[int]  # the levels on the table, low to high
-    placed: list[int]  # tokkuri each seat placed this round
-    captured: list[list[int]]
-    bonus: list[list[int]]
-    discard: list[int]
-    start: int
-    active: int  # whose turn it is (the current player may be another, at GIVE)
-    pending: list[int]  # OPEN / GIVE choices not yet revealed (−1: none)
-    ask: list[int]  # the seats an OPEN or GIVE asks, in order
-    ask_i: int
-    d_var: int  # the drunk card's variant (−1: none)
-    d_targets: list[int]
-    victims: list[int]
-    phase: int
-
-    def setup(self) -> None:
-        forced: dict[int, list[int]] = {}
-        if self.deck is not None:
-            forced[1] = setup.stacked(self, self.deck)
-        setup.begin_game(self, forced, None)
-        play.begin_round(self)
-
-    _legal_actions = play.legal_actions
-    _apply = play.apply
-    winners = scoring.winners
-    round_scores = scoring.round_scores
-
-    def scores(self) -> list[int]:
-        return list(self.balances)
-
-    def action_text(self, action: int) -> str:
-        return play.action_text(self.game, action)
-
-    def _copy_mutables(self, other: State) -> None:
-        assert isinstance(other, TokkuriState)
-        other.balances = self.balances.copy()
-        other.hands = [h.copy() for h in self.hands]
-        other.stock = self.stock.copy()
-        other.table = self.table.copy()
-        other.levels = self.levels.copy()
-        other.sorted_levels = self.sorted_levels.copy()
-        other.faces = self.faces.copy()
-        other.placed = self.placed.copy()
-        other.captured = [c.copy() for c in self.captured]
-        other.bonus = [b.copy() for b in self.bonus]
-        other.discard = self.discard.copy()
-        other.pending = self.pending.copy()
-        other.ask = self.ask.copy()
-        other.d_targets = self.d_targets.copy()
-        other.victims = self.victims.copy()
-        if self._forced_steals:
-            other._forced_steals = self._forced_steals.copy()
-
-    def check_invariants(self) -> None:
-        g = self.game
-        places: list[int] = []
-        for h in self.hands:
-            places += h
-        places += self.stock + self.faces + self.discard
-        for c in self.captured:
-            places += c
-        for b in self.bonus:
-            places += b
-        places += [t for t in self.pending if t >= 0]
-        if self.phase == TARGET:
-            places.append(g.var_type[self.d_var])
-        assert sorted(places) == g.all_cards, "a card is missing or in two places"
-        assert len(self.table) == len(self.levels) == len(self.faces)
-        assert self.sorted_levels == sorted(self.levels), "sorted_levels is out of step"
-        assert all(h == sorted(h) for h in self.hands), "a hand is not sorted"
-        assert self.table == sorted(set(self.table)), "the table is not in id order"
-        assert all(lv >= 1 for lv in self.levels), "a tokkuri at level 0 is still on the table"
-        N = g.total
-        for tid in self.table:
-            assert tid % N < self.placed[tid // N], "a tokkuri id was not placed"
-        cap = g.options["max_tokkuri"]
-        assert cap is None or len(self.table) <= cap
-        if self.current_player is not None and self.phase in (OPEN, ACTION, GIVE):
-            assert self.hands[self.current_player], "a player without cards is asked to act"
-
-
-Tokkuri.state_class = TokkuriState

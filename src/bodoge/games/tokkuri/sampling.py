@@ -40,7 +40,7 @@ from bodoge.errors import BadOption
 from bodoge.games.tokkuri import play, setup
 from bodoge.games.tokkuri.cards import NUMBER
 from bodoge.games.tokkuri.play import completable
-from bodoge.games.tokkuri.rules import Tokkuri, TokkuriState
+from bodoge.games.tokkuri.state import TokkuriGame, TokkuriState
 
 #: Tests set this to replay through `State.apply`, which checks every action's legality.
 CHECK_REPLAY = False
@@ -53,7 +53,7 @@ class _Budget(Exception):
 class _Ctx:
     """What is fixed for one round's solve: the game's tables, the seat, the round's log items."""
 
-    def __init__(self, game: Tokkuri, p: int, items: list[tuple[Any, ...]], rng: random.Random) -> None:
+    def __init__(self, game: TokkuriGame, p: int, items: list[tuple[Any, ...]], rng: random.Random) -> None:
         self.game = game
         self.p = p
         self.items = items
@@ -113,7 +113,7 @@ class _Solve:
         return other
 
 
-def sample_state(game: Tokkuri, view: Mapping[str, Any], rng: random.Random) -> TokkuriState:
+def sample_state(game: TokkuriGame, view: Mapping[str, Any], rng: random.Random) -> TokkuriState:
     seat = view.get("seat")
     p = -1 if seat is None else int(seat)
     try:
@@ -151,7 +151,7 @@ def sample_state(game: Tokkuri, view: Mapping[str, Any], rng: random.Random) -> 
     return state
 
 
-def _parse_log(game: Tokkuri, log: Any) -> list[list[tuple[Any, ...]]]:
+def _parse_log(game: TokkuriGame, log: Any) -> list[list[tuple[Any, ...]]]:
     """The view's log as per-round item lists (-1 where the seat did not see a card)."""
     index = game.code_index
 
@@ -212,7 +212,7 @@ def _parse_log(game: Tokkuri, log: Any) -> list[list[tuple[Any, ...]]]:
 
 
 def _solve_round(
-    game: Tokkuri, p: int, items: list[tuple[Any, ...]], rng: random.Random
+    game: TokkuriGame, p: int, items: list[tuple[Any, ...]], rng: random.Random
 ) -> tuple[list[int], list[int], list[int]]:
     """One round: (deck order top first, the actions in order, the random discards in order)."""
     ctx = _Ctx(game, p, items, rng)
@@ -385,7 +385,9 @@ def _order(rng: random.Random, options: list[tuple[int, int, int]]) -> list[tupl
     return out
 
 
-def _pick(g: Tokkuri, st: _Solve, s: int, opt: tuple[int, int, int], mask: int, it: tuple[Any, ...]) -> bool:
+def _pick(
+    g: TokkuriGame, st: _Solve, s: int, opt: tuple[int, int, int], mask: int, it: tuple[Any, ...]
+) -> bool:
     """Take a token of kind `opt` out of seat s's hand for item `it`; False if that breaks a count."""
     fixed, value, _ = opt
     hand = st.hands[s]
@@ -417,7 +419,7 @@ def _pick(g: Tokkuri, st: _Solve, s: int, opt: tuple[int, int, int], mask: int, 
     return True
 
 
-def _narrow(g: Tokkuri, st: _Solve, tok: int, mask: int) -> bool:
+def _narrow(g: TokkuriGame, st: _Solve, tok: int, mask: int) -> bool:
     c = st.code[tok]
     if c >= 0:
         return bool(mask >> c & 1)
@@ -430,7 +432,7 @@ def _narrow(g: Tokkuri, st: _Solve, tok: int, mask: int) -> bool:
     return True
 
 
-def _fix(g: Tokkuri, st: _Solve, tok: int, c: int) -> bool:
+def _fix(g: TokkuriGame, st: _Solve, tok: int, c: int) -> bool:
     if st.code[tok] >= 0:
         return st.code[tok] == c
     if not st.dom[tok] >> c & 1 or st.fixed[c] >= g.copies[c]:
@@ -440,7 +442,7 @@ def _fix(g: Tokkuri, st: _Solve, tok: int, c: int) -> bool:
     return True
 
 
-def _not_completable(g: Tokkuri, levels: list[int]) -> int:
+def _not_completable(g: TokkuriGame, levels: list[int]) -> int:
     """The types a player may hold when they cannot drink (TK-4.8)."""
     desc = sorted(levels, reverse=True)
     mask = g.all_mask

@@ -2,10 +2,9 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
-if TYPE_CHECKING:
-    from bodoge.games.tokkuri.rules import TokkuriState
+from bodoge.games.tokkuri.state import TokkuriState
 
 
 def settle(round_scores: list[int]) -> list[int]:

@@ -4,12 +4,10 @@ from __future__ import annotations
 
 import math
 import random
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from bodoge.errors import BadOption
-
-if TYPE_CHECKING:
-    from bodoge.games.tokkuri.rules import TokkuriState
+from bodoge.games.tokkuri.state import TokkuriState
 
 
 def stacked(state: TokkuriState, deck: Any) -> list[int]:

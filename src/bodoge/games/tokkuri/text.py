@@ -8,9 +8,8 @@ from collections.abc import Mapping
 from typing import Any
 
 from bodoge.core.text import Texts
-from bodoge.games.tokkuri.play import PHASES
-from bodoge.games.tokkuri.rules import Tokkuri, TokkuriState
 from bodoge.games.tokkuri.scoring import round_scores
+from bodoge.games.tokkuri.state import PHASES, TokkuriGame, TokkuriState
 
 TEXTS = Texts(__package__ or "bodoge.games.tokkuri")
 
@@ -85,7 +84,7 @@ def _game_end(seen: Mapping[str, Any], lang: str) -> str:
     return why + say(lang, key, winners=_and(won, lang), best=best)
 
 
-def event_text(game: Tokkuri, seen: Mapping[str, Any], lang: str) -> str:
+def event_text(game: TokkuriGame, seen: Mapping[str, Any], lang: str) -> str:
     """One log event as a line a player reads. It says only what the event dict holds, so a card the
     seat did not see (another player's deal, placement, draw or gift, a captured face) stays unnamed."""
     kind = seen["type"]

@@ -4,6 +4,7 @@ Binding spec: shared/rules/tottarot.md. The package has the shape of docs/adding
 """
 
 from bodoge.games.tottarot.cards import DEFAULT_DECK, CardType, convert_deck, deck_to_json
-from bodoge.games.tottarot.rules import Tottarot, TottarotState
+from bodoge.games.tottarot.rules import Tottarot
+from bodoge.games.tottarot.state import TottarotState
 
 __all__ = ["DEFAULT_DECK", "CardType", "Tottarot", "TottarotState", "convert_deck", "deck_to_json"]

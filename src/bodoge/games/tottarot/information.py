@@ -8,9 +8,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from bodoge.games.tottarot.play import PH_PEEK, PH_SHARE, PHASES
-from bodoge.games.tottarot.rules import TottarotState
 from bodoge.games.tottarot.scoring import row_total
+from bodoge.games.tottarot.state import PH_PEEK, PH_SHARE, PHASES, TottarotState
 
 
 def view(state: TottarotState, seat: int | None) -> dict[str, Any]:

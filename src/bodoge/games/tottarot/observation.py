@@ -47,27 +47,27 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 from bodoge.games.tottarot.cards import ICONS
+from bodoge.games.tottarot.state import TottarotGame
 
 if TYPE_CHECKING:
     import numpy as np
 
-    from bodoge.games.tottarot.rules import Tottarot
 
 PHASES = ("share", "peek", "bid", "steal", "over")
 PENDING = ("SHARE", "PEEK", "EXPOSE")
 
 
-def _seat_width(game: Tottarot) -> int:
+def _seat_width(game: TottarotGame) -> int:
     n, k, w, t = game.n, len(game.codes), game.max_will + 1, game.turns
     return 16 + n + k + 2 * w + t * (k + 2)
 
 
-def shape(game: Tottarot) -> tuple[int]:
+def shape(game: TottarotGame) -> tuple[int]:
     k = len(game.codes)
     return (5 + 5 + k * 6 + k + k + game.n * _seat_width(game),)
 
 
-def encode(game: Tottarot, view: Mapping[str, Any], out: np.ndarray) -> None:
+def encode(game: TottarotGame, view: Mapping[str, Any], out: np.ndarray) -> None:
     import numpy as np
 
     n, k, w, turns = game.n, len(game.codes), game.max_will + 1, game.turns

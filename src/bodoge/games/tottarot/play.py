@@ -3,21 +3,9 @@ decision, the legal actions at each decision and their effect."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from bodoge.games.tottarot import scoring, setup
 from bodoge.games.tottarot.cards import EXPOSE, SHARE
-
-if TYPE_CHECKING:
-    from bodoge.games.tottarot.rules import TottarotState
-
-# Phases: what `current_player` decides.
-PH_SHARE = 0
-PH_PEEK = 1
-PH_BID = 2
-PH_STEAL = 3
-PH_OVER = 4
-PHASES = ("share", "peek", "bid", "steal", "over")
+from bodoge.games.tottarot.state import PH_BID, PH_OVER, PH_PEEK, PH_SHARE, PH_STEAL, TottarotState
 
 
 def start_turn(state: TottarotState) -> None:

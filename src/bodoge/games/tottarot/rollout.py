@@ -23,8 +23,8 @@ import random
 from typing import NamedTuple
 
 from bodoge.core.choice import best_move
-from bodoge.games.tottarot.play import PH_BID, PH_SHARE, PH_STEAL
-from bodoge.games.tottarot.rules import Tottarot, TottarotState
+from bodoge.games.tottarot.scoring import row_total
+from bodoge.games.tottarot.state import PH_BID, PH_SHARE, PH_STEAL, TottarotGame, TottarotState
 
 #: Seizing must bring this much more than my own card before I bid to act (a discard is for sure,
 #: the steal is not: a higher bidder or an earlier tied actor may take the card first, TT-4.5).
@@ -48,7 +48,7 @@ class _Deck(NamedTuple):
 
 
 @functools.lru_cache(maxsize=32)
-def _deck(game: Tottarot) -> _Deck:
+def _deck(game: TottarotGame) -> _Deck:
     points = game.points
     inverts = game.is_invert
     packed = tuple(p * SCALE + i for p, i in zip(points, inverts, strict=True))
@@ -183,7 +183,7 @@ def _steal(state: TottarotState, legal: list[int], rng: random.Random) -> int:
             worth = mean
         if worth >= 0.0:  # a card worth less than nothing is never the best
             moves.append(a)
-            scores.append((worth, state.row_total(s)))
+            scores.append((worth, row_total(state, s)))
     return best_move(moves, scores, rng)
 
 
@@ -194,5 +194,5 @@ def _look(state: TottarotState, legal: list[int], rng: random.Random) -> int:
     base = g.share0 if state.phase == PH_SHARE else g.peek0
     knows = state.knows
     bit = 1 << p
-    scores = [(not knows[a - base] & bit, state.row_total(a - base)) for a in legal]
+    scores = [(not knows[a - base] & bit, row_total(state, a - base)) for a in legal]
     return best_move(legal, scores, rng)

@@ -1,64 +1,35 @@
-"""Tottarot (トッタロット): the rules of shared/rules/tottarot.md as a Game and a State.
+"""Tottarot (トッタロット): the rules of shared/rules/tottarot.md bound to the game (`Tottarot`)
+and its state as the rules play it (`TottarotPlay`), the classes of `state.py`.
 
-Cards are *type indices* (0 … K−1 in the order of the `deck` option); copies of a type cannot be told
-apart (TT-1.4). Places (TT-1.5): `pile` (the draw deck, top card last so `pop()` draws it),
-`declared[p]` (−1: none), `discard`, and `rows[p]` whose entries are `type << 1 | inverted`.
-
-Knowledge of a declared card (TT-7) is a bit mask per holder, `knows[p]`: bit q for seat q, and bit n
-for "everyone" (EXPOSE), which is what a spectator sees. The mask travels with the card when it is
-stolen (TT-D11). Who knows what is itself public (draws, SHARE/PEEK targets, EXPOSE and steals are all
-seen by everyone); only the faces are private.
-
-Action ids: `bid v` = v (0 … max_will); `steal P<s>` = steal0 + s; `steal none` = steal0 + n;
-`share P<s>` = share0 + s; `peek P<s>` = peek0 + s.
+The sections of the spec are the modules beside this one: `options` (§2), `setup` (§3), `play` (§4
+and the icons of §5), `scoring` (§6); `information` (§7) says what each seat sees. `state` holds what
+the rules read and write: the game's parameters, the state's fields and its decisions (phases).
 """
 
 from __future__ import annotations
 
-import random
 import re
-from typing import Any, ClassVar
+from typing import ClassVar
 
-from bodoge.core.game import Game, State
 from bodoge.errors import BadOption, IllegalAction
 from bodoge.games.tottarot import play, scoring, setup
 from bodoge.games.tottarot.cards import EXPOSE, INVERT, SHARE, CardType
 from bodoge.games.tottarot.options import OPTION_SPECS
-from bodoge.games.tottarot.play import PH_BID, PH_OVER, PH_STEAL, PHASES
+from bodoge.games.tottarot.state import PH_BID, PH_STEAL, PHASES, TottarotGame, TottarotState
 
 
-class TottarotState(State):
-    game: Tottarot
-    _stacked: dict[int, list[int]]  # full deck orders (top first) of stacked rounds
-    round: int
-    turn: int
-    start: int  # this round's start player
-    tokens: list[int]  # victory tokens
-    pile: list[int]  # the deck, top card last
-    declared: list[int]  # each seat's declared card (−1: none)
-    knows: list[int]  # per declared card: who knows it (bit q: seat q, bit n: everyone)
-    discard: list[int]
-    rows: list[list[int]]  # entries `type << 1 | inverted`
-    used: list[int]  # bit v: will token v revealed as used this round
-    bids: list[int]  # this turn's bids (−1: not yet)
-    nbid: int
-    actors: list[int]  # the highest bidders in priority order (TT-4.5)
-    qi: int  # the next actor
-    icon_queue: list[int]
-    iq: int  # the next icon holder
-    last_dec: list[int]  # card decided in the previous turn (−1: none)
-    phase: int
+class TottarotPlay(TottarotState):
+    """A game of Tottarot as its rules play it."""
 
     def setup(self) -> None:
         stacked: dict[int, list[int]] = {}
         if self.deck is not None:
-            stacked[1] = self.game.stacked_order(self.deck, self.rng)
+            stacked[1] = setup.stacked_order(self.game, self.deck, self.rng)
         setup.begin(self, stacked)
         play.start_turn(self)
 
     _legal_actions = play.legal_actions
     _apply = play.apply
-    row_total = scoring.row_total
     winners = scoring.winners
 
     def action_text(self, action: int) -> str:
@@ -91,57 +62,8 @@ class TottarotState(State):
             except IllegalAction:
                 raise exc from None
 
-    def scores(self) -> list[int]:
-        return list(self.tokens)
 
-    def check_invariants(self) -> None:
-        g = self.game
-        n = g.n
-        counts = [0] * len(g.codes)
-        for c in self.pile:
-            counts[c] += 1
-        for c in self.declared:
-            if c >= 0:
-                counts[c] += 1
-        for c in self.discard:
-            counts[c] += 1
-        for row in self.rows:
-            for x in row:
-                counts[x >> 1] += 1
-        assert counts == list(g.copies), f"cards not conserved: {counts} != {list(g.copies)}"
-        assert len(self.pile) == g.deck_size - n * self.turn, "wrong number of cards drawn"
-        for p in range(n):
-            if self.declared[p] >= 0:
-                assert self.knows[p] >> p & 1, f"P{p} does not know its own declared card"
-            else:
-                assert self.knows[p] == 0
-        for p in range(n):
-            k = bin(self.used[p]).count("1")
-            assert k == self.turn - (0 if self.nbid == n else 1), f"P{p} used {k} tokens in turn {self.turn}"
-        total = self.turn * n
-        held = sum(1 for c in self.declared if c >= 0)
-        assert len(self.discard) + sum(len(r) for r in self.rows) + held <= total
-        if self.current_player is None:
-            assert self.phase == PH_OVER and max(self.tokens) >= g.target
-        else:
-            assert max(self.tokens) < g.target
-
-    def _copy_mutables(self, other: State) -> None:
-        assert isinstance(other, TottarotState)
-        other.tokens = self.tokens.copy()
-        other.pile = self.pile.copy()
-        other.declared = self.declared.copy()
-        other.knows = self.knows.copy()
-        other.discard = self.discard.copy()
-        other.rows = [row.copy() for row in self.rows]
-        other.used = self.used.copy()
-        other.bids = self.bids.copy()
-        other.actors = self.actors.copy()
-        other.icon_queue = self.icon_queue.copy()
-        other.last_dec = self.last_dec.copy()
-
-
-class Tottarot(Game):
+class Tottarot(TottarotGame):
     name = "tottarot"
     title: ClassVar[dict[str, str]] = {"en": "Tottarot", "ja": "トッタロット"}
     rules_version = 1
@@ -149,7 +71,7 @@ class Tottarot(Game):
     max_players = 6
     default_players = 4
     option_specs = OPTION_SPECS
-    state_class = TottarotState
+    state_class = TottarotPlay
 
     def prepare(self) -> None:
         """TT-2.1, TT-D25, TT-D26: a round's draws must fit the deck and the will tokens must cover
@@ -214,28 +136,3 @@ class Tottarot(Game):
         n = self.n
         rounds = n * (self.target - 1) + 1
         return rounds * self.turns * 3 * n
-
-    def stacked_order(self, deck: Any, rng: random.Random) -> list[int]:
-        """The first round's deck from `new_state(deck=[codes, top first])`: a prefix of the deck (the
-        rest shuffled below it), each code at most its number of copies."""
-        allowed = (
-            f"a list of at most {self.deck_size} card codes ({', '.join(self.codes)}), top first, "
-            "each code at most its number of copies"
-        )
-        if not isinstance(deck, list | tuple):
-            raise BadOption("deck", deck, allowed, "a stacked deck is a list of card codes")
-        if len(deck) > self.deck_size:
-            raise BadOption("deck", deck, allowed, f"{len(deck)} cards, but the deck has {self.deck_size}")
-        left = list(self.copies)
-        top = []
-        for code in deck:
-            i = self.code_index.get(code) if isinstance(code, str) else None
-            if i is None:
-                raise BadOption("deck", deck, allowed, f"unknown card code {code!r}")
-            left[i] -= 1
-            if left[i] < 0:
-                raise BadOption("deck", deck, allowed, f"more than {self.copies[i]} × {code}")
-            top.append(i)
-        rest = [i for i, k in enumerate(left) for _ in range(k)]
-        rng.shuffle(rest)
-        return top + rest

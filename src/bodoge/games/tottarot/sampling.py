@@ -8,10 +8,10 @@ from collections.abc import Mapping
 from typing import Any
 
 from bodoge.games.tottarot import play, setup
-from bodoge.games.tottarot.rules import Tottarot, TottarotState
+from bodoge.games.tottarot.state import TottarotGame, TottarotState
 
 
-def sample_state(game: Tottarot, view: Mapping[str, Any], rng: random.Random) -> TottarotState:
+def sample_state(game: TottarotGame, view: Mapping[str, Any], rng: random.Random) -> TottarotState:
     """Rebuild the game from the view's log (every past turn is fully known: each drawn card
     ends discarded or decided, and steals are public), deal the current turn's unknown declared
     cards and the rest of the deck uniformly from the cards unaccounted for, sample the hidden

@@ -2,10 +2,7 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
-if TYPE_CHECKING:
-    from bodoge.games.tottarot.rules import TottarotState
+from bodoge.games.tottarot.state import TottarotState
 
 
 def row_total(state: TottarotState, p: int) -> int:

@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+import random
+from typing import Any
 
-if TYPE_CHECKING:
-    from bodoge.games.tottarot.rules import TottarotState
+from bodoge.errors import BadOption
+from bodoge.games.tottarot.state import TottarotGame, TottarotState
 
 
 def begin(state: TottarotState, stacked: dict[int, list[int]]) -> None:
@@ -57,3 +58,29 @@ def start_round(state: TottarotState) -> None:
     state.last_dec = [-1] * n
     state.turn = 0
     state.events.append(("round", state.round, state.start))
+
+
+def stacked_order(game: TottarotGame, deck: Any, rng: random.Random) -> list[int]:
+    """The first round's deck from `new_state(deck=[codes, top first])`: a prefix of the deck (the
+    rest shuffled below it), each code at most its number of copies."""
+    allowed = (
+        f"a list of at most {game.deck_size} card codes ({', '.join(game.codes)}), top first, "
+        "each code at most its number of copies"
+    )
+    if not isinstance(deck, list | tuple):
+        raise BadOption("deck", deck, allowed, "a stacked deck is a list of card codes")
+    if len(deck) > game.deck_size:
+        raise BadOption("deck", deck, allowed, f"{len(deck)} cards, but the deck has {game.deck_size}")
+    left = list(game.copies)
+    top = []
+    for code in deck:
+        i = game.code_index.get(code) if isinstance(code, str) else None
+        if i is None:
+            raise BadOption("deck", deck, allowed, f"unknown card code {code!r}")
+        left[i] -= 1
+        if left[i] < 0:
+            raise BadOption("deck", deck, allowed, f"more than {game.copies[i]} × {code}")
+        top.append(i)
+    rest = [i for i, k in enumerate(left) for _ in range(k)]
+    rng.shuffle(rest)
+    return top + rest

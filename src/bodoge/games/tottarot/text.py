@@ -8,9 +8,8 @@ from collections.abc import Mapping
 from typing import Any
 
 from bodoge.core.text import Texts
-from bodoge.games.tottarot.play import PHASES
-from bodoge.games.tottarot.rules import Tottarot, TottarotState
 from bodoge.games.tottarot.scoring import row_total
+from bodoge.games.tottarot.state import PHASES, TottarotGame, TottarotState
 
 TEXTS = Texts(__package__ or "bodoge.games.tottarot")
 
@@ -29,7 +28,7 @@ def parse_text(text: str) -> tuple[str, int | None] | None:
     return "steal", None
 
 
-def _card(game: Tottarot, lang: str, code: str | None) -> str:
+def _card(game: TottarotGame, lang: str, code: str | None) -> str:
     """A card as a player reads it: its code in English, its Japanese name (the `deck` option's)."""
     if code is None:
         return TEXTS.say(lang, "list.no_card")
@@ -51,7 +50,7 @@ def _seat_values(lang: str, values: list[Any]) -> str:
     return TEXTS.say(lang, "list.separator").join(items)
 
 
-def event_text(game: Tottarot, seen: Mapping[str, Any], lang: str) -> str:
+def event_text(game: TottarotGame, seen: Mapping[str, Any], lang: str) -> str:
     """One log event, as a seat saw it, in `lang`."""
     kind = seen["type"]
     card = seen.get("card")

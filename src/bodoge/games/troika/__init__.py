@@ -3,8 +3,9 @@
 The package has the shape of docs/adding-a-game.md.
 """
 
-from bodoge.games.troika.rules import Troika, TroikaState
+from bodoge.games.troika.rules import Troika
 from bodoge.games.troika.scoring import game_winners, round_chips, round_placements, score_tiles, troika_legal
+from bodoge.games.troika.state import TroikaState
 
 __all__ = [
     "Troika",

@@ -11,8 +11,8 @@ from typing import Any
 
 from bodoge.core.game import LogEntry
 from bodoge.games.troika.cards import counts_of, tiles_of
-from bodoge.games.troika.rules import Troika, TroikaState
 from bodoge.games.troika.scoring import REASONS, score_counts
+from bodoge.games.troika.state import TroikaGame, TroikaState
 
 #: Events whose tile only their seat sees.
 PRIVATE = ("deal", "draw", "return_hand")
@@ -25,7 +25,7 @@ _LAST_ROUNDS: dict[int, tuple[tuple[Any, ...], LogEntry]] = {}
 _LAST_ROUNDS_KEPT = 256
 
 
-def _last_round(event: tuple[Any, ...], g: Troika) -> LogEntry:
+def _last_round(event: tuple[Any, ...], g: TroikaGame) -> LogEntry:
     kept = _LAST_ROUNDS.get(id(event))
     if kept is None or kept[0] is not event:
         last = round_end_view(event, g)
@@ -63,7 +63,7 @@ def view(state: TroikaState, seat: int | None) -> dict[str, Any]:
     }
 
 
-def round_end_view(event: tuple[Any, ...], game: Troika) -> dict[str, Any]:
+def round_end_view(event: tuple[Any, ...], game: TroikaGame) -> dict[str, Any]:
     """The public result of a round (§7: at round scoring everything about the players is public)."""
     (_, rnd, reason, hands, containers, scores, gained, placements, first, declared, totals) = event
     players = []

@@ -47,18 +47,17 @@ from typing import TYPE_CHECKING, Any
 
 from bodoge.games.troika.cards import N_NUMBERS
 from bodoge.games.troika.scoring import score_counts, zero_waste_with_fuel
+from bodoge.games.troika.state import TroikaGame
 
 if TYPE_CHECKING:
     import numpy as np
-
-    from bodoge.games.troika.rules import Troika
 
 SCORE = 20.0  # the score scale S
 SEAT_WIDTH = N_NUMBERS + 10
 LAST_WIDTH = 5
 
 
-def shape(game: Troika) -> tuple[int]:
+def shape(game: TroikaGame) -> tuple[int]:
     n = game.num_players
     return (8 + 4 + N_NUMBERS * 5 + 4 + n * SEAT_WIDTH + 1 + n * LAST_WIDTH,)
 
@@ -70,7 +69,7 @@ def _counts(tiles: Sequence[int] | None) -> list[int]:
     return c
 
 
-def encode(game: Troika, view: Mapping[str, Any], out: np.ndarray) -> None:
+def encode(game: TroikaGame, view: Mapping[str, Any], out: np.ndarray) -> None:
     import numpy as np
 
     n = game.num_players

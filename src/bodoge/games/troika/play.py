@@ -7,18 +7,16 @@ Action ids (fixed, 47): `take n` = n − 1 (0–14), `draw` = 15, `return hand n
 
 from __future__ import annotations
 
+import random
 from collections.abc import Sequence
 from itertools import compress
 from operator import add
-from typing import TYPE_CHECKING
 
 from bodoge.errors import BadOption, IllegalAction
 from bodoge.games.troika import setup
 from bodoge.games.troika.cards import N_NUMBERS
 from bodoge.games.troika.scoring import end_round, zero_waste_with_fuel
-
-if TYPE_CHECKING:
-    from bodoge.games.troika.rules import TroikaState
+from bodoge.games.troika.state import TroikaGame, TroikaState
 
 TAKE = 0  # + (n − 1)
 DRAW = 15
@@ -104,8 +102,40 @@ def apply(state: TroikaState, action: int) -> None:
         act(state, action)
 
 
+def action_text(state: TroikaState, action: int) -> str:
+    """`take 7`, `draw`, `return hand 7`, `return container 7`, `troika`."""
+    if TAKE <= action < DRAW:
+        return f"take {action - TAKE + 1}"
+    if action == DRAW:
+        return "draw"
+    if RETURN_HAND <= action < RETURN_CONTAINER:
+        return f"return hand {action - RETURN_HAND + 1}"
+    if RETURN_CONTAINER <= action < TROIKA:
+        return f"return container {action - RETURN_CONTAINER + 1}"
+    if action == TROIKA:
+        return "troika"
+    return f"action {action}"
+
+
+def stacked_state(game: TroikaGame, outcomes: Sequence[int], rng: random.Random) -> TroikaState:
+    """The start of a game whose first round takes its chance outcomes from `outcomes` (TR-3.4),
+    with no seed and its own future chance from `rng`: what `sample_state` builds on, playing
+    on with `play_stacked`. BadOption if an outcome is not face down when used."""
+    s = game.blank_state(rng)
+    assert isinstance(s, TroikaState)
+    s._stack = list(outcomes) or None
+    s._stack_pos = 0
+    s.chips = [0] * game.num_players
+    s.round = 0
+    s.last_placements = None
+    s._next_outcomes = None
+    setup.new_round(s)
+    start_turn(s)
+    return s
+
+
 def play_stacked(state: TroikaState, actions: Sequence[int], next_round: Sequence[int] | None = None) -> None:
-    """Apply `actions` through the rules to a state of `Troika.stacked_state`, each checked
+    """Apply `actions` through the rules to a state of `stacked_state`, each checked
     (IllegalAction if not legal). `next_round` stacks the chance outcomes of the round that the
     last action starts by ending this one (TR-3.4); BadOption if a stacked outcome is not face
     down when used. Unlike `apply`, a refusal leaves the state part-played: `sample_state`, its

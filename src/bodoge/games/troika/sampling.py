@@ -23,7 +23,7 @@ interchangeable tiles along it at random, and deals the numbers still free unifo
 is exact under the chance model, taking another player's face-down return to be any tile of their hand
 with equal probability (their choice is hidden; any other rule would need their strategy).
 
-The game is then played through the rules (`Troika.stacked_state`, `TroikaState.play_stacked`): each
+The game is then played through the rules (`play.stacked_state`, `play.play_stacked`): each
 round's chance outcomes stacked in order (TR-3.4) and the log's actions applied and checked.
 
 It never fails: the true history has positive probability, so no step of the forward pass is left
@@ -50,9 +50,17 @@ from typing import Any
 
 from bodoge.errors import BadOption, IllegalAction
 from bodoge.games.troika.cards import N_NUMBERS
-from bodoge.games.troika.play import DRAW, RETURN_CONTAINER, RETURN_HAND, TAKE, TROIKA
-from bodoge.games.troika.rules import Troika, TroikaState
+from bodoge.games.troika.play import (
+    DRAW,
+    RETURN_CONTAINER,
+    RETURN_HAND,
+    TAKE,
+    TROIKA,
+    play_stacked,
+    stacked_state,
+)
 from bodoge.games.troika.scoring import REASONS
+from bodoge.games.troika.state import TroikaGame, TroikaState
 
 # A state of the forward pass: the marked tiles (and declarers' known tiles) as a sorted tuple of codes
 # 16 × place + number, place 0 for the pool and q + 1 for the hand of seat q. Pool codes sort first.
@@ -138,7 +146,7 @@ class _Round:
     """One round of the seat's log, read once: the forward pass over the marks, and what each sample
     must fill in (the dealing pass's steps, and templates of the chance outcomes and actions)."""
 
-    def __init__(self, game: Troika, seat: int | None, events: list[list[Any]]) -> None:
+    def __init__(self, game: TroikaGame, seat: int | None, events: list[list[Any]]) -> None:
         self.game = game
         self.seat = seat
         self.number = events[0][1]
@@ -475,7 +483,7 @@ class Sampler:
     """`sample_state` for one view (`Troika.sampler`): the log read and the forward pass of the round
     in play done once; each call samples that round afresh."""
 
-    def __init__(self, game: Troika, view: Mapping[str, Any]) -> None:
+    def __init__(self, game: TroikaGame, view: Mapping[str, Any]) -> None:
         self.game = game
         seat: int | None = view["seat"]
         log = view["log"]
@@ -492,15 +500,15 @@ class Sampler:
         outcomes, actions = self.round.sample(rng)
         try:
             if self._prefix is None:
-                s = self.game.stacked_state(outcomes, rng)
+                s = stacked_state(self.game, outcomes, rng)
             else:
                 copy = self._prefix.clone()
                 assert isinstance(copy, TroikaState)
                 s = copy
                 s._rng = None  # its own future chance, not the prefix's
                 s._rng_seed = rng.getrandbits(64)
-                s.play_stacked(self._last, next_round=outcomes)
-            s.play_stacked(actions)
+                play_stacked(s, self._last, next_round=outcomes)
+            play_stacked(s, actions)
         except (IllegalAction, BadOption) as exc:
             # Every sampled history replays by construction: only a view no game produces gets here.
             raise BadOption(
@@ -510,12 +518,12 @@ class Sampler:
 
 
 # The earlier rounds, played through the rules, by (game, seat, log of those rounds): the last few.
-_EARLIER: list[tuple[Troika, int | None, list[Any], TroikaState, list[int]]] = []
+_EARLIER: list[tuple[TroikaGame, int | None, list[Any], TroikaState, list[int]]] = []
 _EARLIER_KEPT = 8
 _EARLIER_LOCK = threading.Lock()
 
 
-def _earlier_rounds(game: Troika, seat: int | None, log: list[Any]) -> tuple[TroikaState, list[int]]:
+def _earlier_rounds(game: TroikaGame, seat: int | None, log: list[Any]) -> tuple[TroikaState, list[int]]:
     """The rounds before the one in play, played through the rules up to their very last action, and
     that action (it starts the round in play). Nothing in them bears on play now (TR-D10), so one
     sample serves: it is drawn with a fixed seed, a function of the log alone, and kept for the next
@@ -531,10 +539,10 @@ def _earlier_rounds(game: Troika, seat: int | None, log: list[Any]) -> tuple[Tro
     rng = random.Random(0)
     played = [_Round(game, seat, events[a:b]).sample(rng) for a, b in zip(starts, ends, strict=True)]
     try:
-        s = game.stacked_state(played[0][0], rng)
+        s = stacked_state(game, played[0][0], rng)
         for i in range(len(played) - 1):
-            s.play_stacked(played[i][1], next_round=played[i + 1][0])
-        s.play_stacked(played[-1][1][:-1])
+            play_stacked(s, played[i][1], next_round=played[i + 1][0])
+        play_stacked(s, played[-1][1][:-1])
     except (IllegalAction, BadOption) as exc:
         raise BadOption(
             "view", "its log", "a view that a Troika game with these options can produce", str(exc)
@@ -547,12 +555,12 @@ def _earlier_rounds(game: Troika, seat: int | None, log: list[Any]) -> tuple[Tro
     return s, last
 
 
-def sample_state(game: Troika, view: Mapping[str, Any], rng: random.Random) -> TroikaState:
+def sample_state(game: TroikaGame, view: Mapping[str, Any], rng: random.Random) -> TroikaState:
     """A full state consistent with `view` (DESIGN.md §2); see the module docstring."""
     return Sampler(game, view)(rng)
 
 
-def sampler(game: Troika, view: Mapping[str, Any]) -> Sampler:
+def sampler(game: TroikaGame, view: Mapping[str, Any]) -> Sampler:
     """`sample_state` for many samples of one view, read once."""
     return Sampler(game, view)
 

@@ -20,12 +20,10 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from functools import lru_cache
 from operator import add
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from bodoge.games.troika.cards import DEFAULT_CHIPS, JEWEL_VALUE_BY_START, N_NUMBERS, tiles_of
-
-if TYPE_CHECKING:
-    from bodoge.games.troika.rules import TroikaState
+from bodoge.games.troika.state import TroikaState
 
 NEG = -(10**9)
 Counts = tuple[int, ...]

@@ -3,14 +3,12 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from bodoge.core import options as opts
 from bodoge.errors import BadOption
 from bodoge.games.troika.cards import N_NUMBERS
-
-if TYPE_CHECKING:
-    from bodoge.games.troika.rules import TroikaState
+from bodoge.games.troika.state import TroikaState
 
 
 def checked_deck(state: TroikaState, deck: Any) -> list[int]:

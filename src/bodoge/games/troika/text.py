@@ -9,7 +9,7 @@ from typing import Any
 from bodoge.core.text import Texts
 from bodoge.games.troika.cards import tiles_of
 from bodoge.games.troika.information import PRIVATE, round_end_view
-from bodoge.games.troika.rules import Troika, TroikaState
+from bodoge.games.troika.state import TroikaGame, TroikaState
 
 TEXTS = Texts(__package__ or "bodoge.games.troika")
 
@@ -41,7 +41,7 @@ def _round_end(seen: Mapping[str, Any], lang: str) -> str:
     return "\n".join(lines)
 
 
-def _game_end(game: Troika, seen: Mapping[str, Any], lang: str) -> str:
+def _game_end(game: TroikaGame, seen: Mapping[str, Any], lang: str) -> str:
     won = seen["winners"]
     sep = TEXTS.say(lang, "list.separator")
     return TEXTS.say(
@@ -55,7 +55,7 @@ def _game_end(game: Troika, seen: Mapping[str, Any], lang: str) -> str:
     )
 
 
-def event_text(game: Troika, seen: Mapping[str, Any], lang: str) -> str:
+def event_text(game: TroikaGame, seen: Mapping[str, Any], lang: str) -> str:
     """One log event, as a seat saw it, in `lang` (hidden tiles stay hidden: `tile` is None then)."""
     kind = seen["type"]
     if kind == "round_end":
