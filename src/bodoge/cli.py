@@ -463,6 +463,15 @@ def sim(
             "avoiding it costs in win share; 0: none. See docs/findings.md.",
         ),
     ] = 1,
+    review: Annotated[
+        int,
+        typer.Option(
+            callback=_integers(0, MAX_SIM_REVIEWS),
+            help="Review this many of the games (every seat, the default budget; see docs/review.md) and "
+            "report where the games are decided (the moves where win chances swing most) and the "
+            f"agents' mean loss per kind of decision; 0: none (at most {MAX_SIM_REVIEWS}).",
+        ),
+    ] = 0,
 ) -> None:
     """Play many games between agents in parallel; print win shares, seats, ratings and findings; write
     a report (report.md, report.html, summary.json)."""
@@ -580,6 +589,8 @@ def sim(
     summary = arena.summarize(records, config)
     if experiments and not interrupted:
         _measure_costs(summary, records, config, experiments, workers, backend, address)
+    if review and not interrupted:
+        _review_games(summary, records[:review], config.seed, workers, backend, address, progress)
     arena.print_summary(summary, console)
     played = len(records) - (first_done[0] if first_done else 0)
     if played > 0:
@@ -775,6 +786,51 @@ def tune(
     if interrupted:
         console.print("interrupted: the study is kept; --resume goes on with it")
         raise typer.Exit(130)
+
+
+MAX_SIM_REVIEWS = 100  # games `sim --review` reviews (a Tokkuri game takes about a minute on 2 cores)
+
+
+def _review_games(
+    summary: dict[str, Any],
+    records: list[dict[str, Any]],
+    seed: int,
+    workers: int,
+    backend: str,
+    address: str | None,
+    progress: bool,
+) -> None:
+    """Review `records` (every seat) and put where they were decided into the summary (`review`)."""
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+
+    from bodoge.analysis.decided import decided
+    from bodoge.analysis.review import review_records
+
+    bar = Progress(
+        TextColumn("review"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn(), console=console
+    )
+    task = bar.add_task("review", total=None)
+
+    def step(done: int, total: int) -> None:
+        bar.update(task, completed=done, total=total)
+
+    if progress:
+        bar.start()
+    try:
+        reviews = review_records(
+            records, seed=seed, jobs=workers, progress=step, backend=backend, address=address
+        )
+    except KeyboardInterrupt:
+        bar.stop()
+        console.print("[yellow]Interrupted:[/yellow] the review is left out of the report")
+        return
+    except BodogeError as exc:
+        bar.stop()
+        _error_line(f"the games could not be reviewed: {exc}")
+        return
+    finally:
+        bar.stop()
+    summary["review"] = decided(reviews)
 
 
 #: The most games a finding's experiment plays (paired with the run's first games).

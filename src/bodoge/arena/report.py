@@ -407,6 +407,13 @@ def print_summary(summary: dict[str, Any], console: Console) -> None:
     for comparison in summary["comparisons"]:
         head = f"{comparison['label']} minus {comparison['baseline']} (same deals)"
         _print_table(console, COMPARISON_HEADER, comparison_rows(comparison), head)
+    if summary.get("review", {}).get("games"):
+        from bodoge.analysis import decided
+
+        found = summary["review"]
+        _print_table(console, decided.KIND_HEADER, decided.kind_rows(found), decided.title(found))
+        _print_table(console, decided.SWING_HEADER, decided.swing_rows(found), "the largest swings")
+        console.print(escape(decided.EXPLAINED), highlight=False)
     table = Table("name", "meaning", title="what the numbers mean", show_lines=False)
     for name, meaning in meanings(summary):
         table.add_row(escape(name), escape(meaning))
@@ -588,6 +595,13 @@ def markdown(summary: dict[str, Any], images: list[Path]) -> str:
     for warning in summary.get("warnings", []):
         lines += [f"> **Warning:** {warning}.", ""]
     lines += findings_markdown(summary)
+    if summary.get("review", {}).get("games"):
+        from bodoge.analysis import decided
+
+        found = summary["review"]
+        lines += [f"## {decided.title(found)}", "", decided.EXPLAINED, ""]
+        lines += [_md_table(decided.KIND_HEADER, decided.kind_rows(found)), "", "The largest swings:", ""]
+        lines += [_md_table(decided.SWING_HEADER, decided.swing_rows(found)), ""]
     names = {p.name for p in images}
     for variant in summary["variants"]:
         suffix = "" if len(summary["variants"]) == 1 else f"_v{variant['variant']}"
