@@ -13,7 +13,7 @@ from typing import Any
 
 import httpx
 import pytest
-from server_helpers import ThreadServer, create_table, make_config
+from server_helpers import TOY, ThreadServer, create_table, make_config
 
 from bodoge.analysis import Budget, review_record
 from bodoge.server.guard import Limits
@@ -195,3 +195,17 @@ def test_two_processes_asked_at_once_make_one_review(pg_url: str) -> None:
             here, there = wait_review(http1, table_id), wait_review(http2, table_id)
             assert here["status"] == "done" and here["review"] == there["review"]
         assert reviews_of(one).started + reviews_of(two).started == 1
+
+
+def test_a_game_the_server_cannot_review_fails_with_its_reason(tmp_path: Path) -> None:
+    with ThreadServer(make_config(f"sqlite:///{tmp_path / 'r.db'}")) as server, server.http() as http:
+        # The tests' toy game has no bot heuristic, so no playouts: its review cannot be made.
+        table_id = create_table(http, TOY, [{"kind": "bot", "spec": "random"}] * 2)["id"]
+        deadline = time.monotonic() + 30
+        while http.get(f"/api/tables/{table_id}").json()["status"] != "over":
+            assert time.monotonic() < deadline
+            time.sleep(0.05)
+        assert ask(http, table_id).status_code == 202
+        got = wait_review(http, table_id, timeout=30)
+        assert got["status"] == "failed" and got["error"] and "review" not in got
+        assert reviews_of(server).pending == []  # nothing is left queued

@@ -254,20 +254,27 @@ class Reviews:
             if isinstance(exc, TimeoutError) or "time is up" in error:
                 error = f"the review took longer than the server's limit of {self.limits.review_timeout:g} s"
             log.warning("table %s: review failed: %s", table_id, error)
+        except Exception as exc:  # a bug, or the database: stored as failed, never left running
+            log.exception("table %s: the review failed", table_id)
+            error = f"the server failed ({type(exc).__name__}); asking again tries again"
+        else:
+            await self._write(
+                update,
+                status="done",
+                result=text,
+                done=total,
+                total=total,
+                finished_at=time.time(),
+                heartbeat=time.time(),
+            )
+            log.info(
+                "table %s: reviewed (%d decisions) in %.1f s", table_id, total, time.monotonic() - started
+            )
+            return
+        with contextlib.suppress(Exception):  # (the database may be what failed: logged above)
             await self._write(
                 update, status="failed", error=error[:500], finished_at=time.time(), heartbeat=time.time()
             )
-            return
-        await self._write(
-            update,
-            status="done",
-            result=text,
-            done=total,
-            total=total,
-            finished_at=time.time(),
-            heartbeat=time.time(),
-        )
-        log.info("table %s: reviewed (%d decisions) in %.1f s", table_id, total, time.monotonic() - started)
 
     async def _review(self, table_id: str, deadline: float, update: Any) -> tuple[str, int]:
         runtime = await self.manager.get(table_id)
