@@ -1270,6 +1270,27 @@ def serve(
     metrics_host: Annotated[
         str, typer.Option(help="Address the metrics port listens on (keep it private).")
     ] = "127.0.0.1",
+    review_rate: Annotated[
+        str | None,
+        typer.Option(
+            help="Game reviews one client address may start, e.g. 10/hour (the default); 429 beyond."
+        ),
+    ] = None,
+    review_queue: Annotated[
+        int | None,
+        typer.Option(help="Game reviews queued or running at this process at once (default 8); 503 beyond."),
+    ] = None,
+    review_timeout: Annotated[
+        float | None,
+        typer.Option(help="Seconds one game review may run before it is stopped as failed (default 180)."),
+    ] = None,
+    review_deals: Annotated[
+        int | None,
+        typer.Option(
+            callback=_integers(2, 10_000),
+            help="Deals per decision of a game review, 2 to 10000 (default: 8, Troika 4).",
+        ),
+    ] = None,
 ) -> None:
     """Serve the lobby and tables: play in the browser with friends and bots (see docs/protocol.md)."""
     if not host.strip():
@@ -1300,6 +1321,9 @@ def serve(
         "away_grace": away_grace,
         "chat_rate": chat_rate,
         "allow_origins": allow_origin,
+        "review_rate": review_rate,
+        "review_queue": review_queue,
+        "review_timeout": review_timeout,
     }
     try:
         limits = Limits(**{name: value for name, value in given.items() if value is not None})
@@ -1315,6 +1339,7 @@ def serve(
         forwarded_allow_ips=forwarded_allow_ips,
         metrics_port=metrics_port,
         metrics_host=metrics_host,
+        review_deals=review_deals,
     )
     if bot_workers is not None:
         config.bot_workers = bot_workers

@@ -19,7 +19,7 @@ from typing import Annotated, Any, Literal
 from fastapi import FastAPI, HTTPException, Request, WebSocket, WebSocketDisconnect
 from fastapi.exceptions import RequestValidationError
 from fastapi.middleware.gzip import GZipMiddleware
-from fastapi.responses import FileResponse, JSONResponse
+from fastapi.responses import FileResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
 from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, ValidationError
 from starlette.websockets import WebSocketState
@@ -46,6 +46,7 @@ from bodoge.server.guard import (
 )
 from bodoge.server.metrics import Metrics, MetricsListener, ServerErrors
 from bodoge.server.replays import replay_answer
+from bodoge.server.reviews import ReviewRefused, Reviews, answer_text
 from bodoge.server.storage import Storage
 from bodoge.server.table.chat import CHAT_SHOWN
 from bodoge.server.table.connection import ActionError, Connection, dumps
@@ -79,6 +80,9 @@ class ServerConfig:
     # GET /metrics (Prometheus) on a listener of its own, at this address and port; None: no metrics.
     metrics_port: int | None = None
     metrics_host: str = "127.0.0.1"
+    # Deals per decision of a game review (server/reviews.py); None: 8, or 4 for a game whose
+    # playouts are slow (Troika).
+    review_deals: int | None = None
 
 
 class SeatIn(BaseModel):
@@ -182,13 +186,16 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
             cluster=cluster,
         )
         app.state.manager = manager
+        reviews = app.state.reviews = Reviews(manager, config.limits, guard, config.review_deals)
         metrics.start(manager)
         await manager.start()
+        await reviews.start()
         sweeper = asyncio.create_task(_sweep_limits(guard))
         try:
             yield
         finally:
             sweeper.cancel()
+            await reviews.close()
             await manager.close()
             metrics.stop()
 
@@ -360,6 +367,55 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
             raise HTTPException(503, str(exc), headers={"Retry-After": "5"}) from None
         # The chat as it stood at that move (said before the move's action was taken).
         return dict(answer, chat=[line.as_json() for line in runtime.chat if line.move <= move])
+
+    @app.get("/api/tables/{table_id}/review")
+    async def get_review(request: Request, table_id: str) -> Response:
+        """A finished game's review: `status` none, queued, running (`done` of `total` decisions),
+        done (with `review`, docs/review.md) or failed (`error`). docs/protocol.md has the rest."""
+        runtime = await table_or_404(request, table_id)
+        reviews: Reviews = request.app.state.reviews
+        row = await reviews.read(table_id)
+        return Response(
+            answer_text(runtime.id, row, runtime.state.is_terminal), media_type="application/json"
+        )
+
+    @app.post("/api/tables/{table_id}/review", status_code=202)
+    async def ask_review(request: Request, table_id: str) -> Response:
+        """Ask for a finished game's review (every seat), made once and shared: 202 while it is
+        queued or running, 200 once done. 409 for a game not finished, 429 past the address's rate,
+        503 when the server's review queue is full."""
+        media = request.headers.get("content-type", "").split(";")[0].strip().lower()
+        if media != "application/json":  # as a new table: no "simple" cross-site request
+            raise HTTPException(415, "a review is asked with a JSON body {} (Content-Type: application/json)")
+        body = await request.body()
+        try:
+            options = parse_json(body) if body.strip() else {}
+        except BadInput as exc:
+            raise HTTPException(422, str(exc)) from None
+        if options != {}:
+            raise HTTPException(422, "a review takes no options: the body is {} (every seat is reviewed)")
+        runtime = await table_or_404(request, table_id)
+        if not runtime.state.is_terminal:
+            raise HTTPException(
+                409,
+                "only a finished game is reviewed: this one "
+                + (
+                    "was abandoned before its end"
+                    if runtime.row.status == "abandoned"
+                    else "is still being played"
+                ),
+            )
+        reviews: Reviews = request.app.state.reviews
+        try:
+            row = await reviews.ask(runtime.id, client_address(request))
+        except ReviewRefused as exc:
+            headers = {"Retry-After": str(exc.retry_after)} if exc.retry_after else None
+            raise HTTPException(exc.status, exc.message, headers=headers) from None
+        return Response(
+            answer_text(runtime.id, row, True),
+            status_code=200 if row.status == "done" else 202,
+            media_type="application/json",
+        )
 
     @app.websocket("/ws/tables/{table_id}")
     async def table_socket(websocket: WebSocket, table_id: str) -> None:

@@ -1,4 +1,5 @@
 """Bots at tables: agents run in worker processes, on their seat's view, under a time budget.
+The same workers review finished games, one decision at a time (`BotPool.review`, server/reviews.py).
 
 The event loop never runs an agent. `BotPool.act` hands a worker the game (by name and options),
 the agent spec and `view(seat)` — nothing else, so a bot knows exactly what its seat knows — and
@@ -28,14 +29,22 @@ from typing import Any
 log = logging.getLogger("bodoge.server")
 
 
+class ReviewFailed(Exception):
+    """A decision of a game review that no worker answered in time, or whose worker failed."""
+
+
 @dataclass(frozen=True)
 class BotMove:
     action: int
     fallback: str | None  # why the random fallback was played, or None
 
 
+REVIEW = "review"  # a task ("review", unit): one decision of a game review
+
+
 def _worker_main(conn: multiprocessing.connection.Connection, preload: Sequence[str]) -> None:
-    """A bot worker: answer (game, players, options, spec, view, seed) with an action id."""
+    """A bot worker: answer (game, players, options, spec, view, seed) with an action id, and
+    ("review", unit) with the decision's review (`analysis.review.review_decision`)."""
     import bodoge
     from bodoge import agents
     from bodoge.core.registry import games as game_names
@@ -58,6 +67,14 @@ def _worker_main(conn: multiprocessing.connection.Connection, preload: Sequence[
             return
         if task is None:
             return
+        if len(task) == 2 and task[0] == REVIEW:
+            try:
+                from bodoge.analysis.review import review_decision
+
+                conn.send(("ok", review_decision(task[1])))
+            except Exception as exc:
+                conn.send(("error", f"{type(exc).__name__}: {exc}"))
+            continue
         try:
             name, players, options, spec, view, seed = task
             key = (name, players, json.dumps(options, sort_keys=True))
@@ -230,6 +247,68 @@ class BotPool:
             self.on_move(time.monotonic() - asked, fallback_kind(reason or no_worker))
         log.warning("bot %s: %s; playing a random legal action", spec, reason)
         return BotMove(random.SystemRandom().choice(legal), reason)
+
+    async def review(self, unit: dict[str, Any], deadline: float) -> dict[str, Any]:
+        """One decision of a game review (`analysis.review.review_decision`) on the next free worker,
+        by `deadline` (time.monotonic()); ReviewFailed if it fails or the time is up (a worker still
+        at it is killed and replaced). A bot's move waiting for a worker is served first: the idle
+        workers go to whoever asked first, and a review asks for one decision at a time."""
+        assert self._idle is not None, "BotPool.start() was not awaited"
+        left = deadline - time.monotonic()
+        if left <= 0:
+            raise ReviewFailed("the review's time is up")
+        try:
+            worker = await asyncio.wait_for(self._idle.get(), left)
+        except TimeoutError:
+            raise ReviewFailed("the review's time is up (no worker was free)") from None
+        try:
+            kind, value = await self._exchange(worker, (REVIEW, unit), deadline)
+        except TimeoutError:
+            await self._retire(worker)
+            raise ReviewFailed("the review's time is up") from None
+        except asyncio.CancelledError:
+            await asyncio.shield(self._retire(worker))  # it may still be computing
+            raise
+        except Exception as exc:
+            await self._retire(worker)
+            raise ReviewFailed(f"the worker failed: {exc or type(exc).__name__}") from None
+        self._idle.put_nowait(worker)
+        if kind != "ok" or not isinstance(value, dict):
+            raise ReviewFailed(f"reviewing move {unit.get('move')} failed: {value}")
+        return value
+
+    async def _retire(self, worker: _Worker) -> None:
+        """A worker in an unknown state is never reused: kill it and start a fresh one."""
+        await asyncio.to_thread(worker.kill)
+        with contextlib.suppress(ValueError):
+            self._all.remove(worker)
+        if not self.closing:
+            self._replace()
+
+    async def _exchange(self, worker: _Worker, task: tuple[Any, ...], deadline: float) -> tuple[str, Any]:
+        """Send `task` to the worker and wait for its answer until `deadline`; TimeoutError past
+        it, another exception if the worker died."""
+        loop = asyncio.get_running_loop()
+        answer: asyncio.Future[Any] = loop.create_future()
+
+        def readable() -> None:
+            if answer.done():
+                return
+            try:
+                answer.set_result(worker.conn.recv())
+            except Exception as exc:  # the worker died
+                answer.set_exception(exc)
+
+        fd = -1
+        try:
+            worker.conn.send(task)
+            fd = worker.conn.fileno()
+            loop.add_reader(fd, readable)
+            kind, value = await asyncio.wait_for(answer, max(0.0, deadline - time.monotonic()))
+            return str(kind), value
+        finally:
+            if fd >= 0:
+                loop.remove_reader(fd)
 
     async def _ask(
         self, worker: _Worker, task: tuple[Any, ...], legal: list[int], deadline: float

@@ -58,9 +58,12 @@ class Limits:
     chat_rate: str = "10/minute"  # chat lines one connection may say
     work_timeout: float = 20.0  # seconds for setting up, rebuilding or replaying one table
     allow_origins: list[str] = field(default_factory=list)  # more websocket Origins; "*": any
+    review_rate: str = "10/hour"  # game reviews one client address may start (server/reviews.py)
+    review_queue: int = 8  # reviews queued or running at one process at once (503 beyond)
+    review_timeout: float = 180.0  # seconds one review may run before it is stopped as failed
 
     def __post_init__(self) -> None:
-        for name in ("create_rate", "message_rate", "chat_rate"):
+        for name in ("create_rate", "message_rate", "chat_rate", "review_rate"):
             try:
                 amount = limits.parse(getattr(self, name)).amount
             except (ValueError, TypeError):
@@ -70,11 +73,16 @@ class Limits:
                     f"{name}: {getattr(self, name)!r} is not a rate such as '30/minute' "
                     f"(a count from 1 to {MAX_RATE} per second, minute, hour or day)"
                 )
-        for name, most in (("max_body", 2**24), ("open_tables", 10**5), ("ws_per_address", 10**5)):
+        for name, most in (
+            ("max_body", 2**24),
+            ("open_tables", 10**5),
+            ("ws_per_address", 10**5),
+            ("review_queue", 10**4),
+        ):
             value = getattr(self, name)
             if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= most:
                 raise ValueError(f"{name} is an integer from 1 to {most}")
-        for name in ("idle_timeout", "work_timeout", "unstarted_timeout", "away_grace"):
+        for name in ("idle_timeout", "work_timeout", "unstarted_timeout", "away_grace", "review_timeout"):
             value = getattr(self, name)
             if not (isinstance(value, int | float) and math.isfinite(value) and 0 < value <= 10**9):
                 raise ValueError(f"{name} is a number of seconds above 0, at most {10**9}")
@@ -395,6 +403,7 @@ class AddressLimits:
         self._create = limits.parse(config.create_rate)
         self._message = limits.parse(config.message_rate)
         self._chat = limits.parse(config.chat_rate)
+        self._review = limits.parse(config.review_rate)
         self.sockets: Counter[str] = Counter()
         self.refused: Counter[str] = Counter()
 
@@ -405,6 +414,17 @@ class AddressLimits:
             reset = self._limiter.get_window_stats(self._create, "create", address).reset_time
             raise TooMany(
                 f"at most {self.config.create_rate} new tables from one address; try again later",
+                max(1, math.ceil(reset - time.time())),
+            )
+
+    def hit_review(self, address: str) -> None:
+        """Count one game review started from `address`; TooMany past the rate."""
+        if not self._limiter.hit(self._review, "review", address):
+            self.refused["review_rate"] += 1
+            reset = self._limiter.get_window_stats(self._review, "review", address).reset_time
+            raise TooMany(
+                f"at most {self.config.review_rate} game reviews started from one address; "
+                "try again later (a review someone has asked for already is free to read)",
                 max(1, math.ceil(reset - time.time())),
             )
 

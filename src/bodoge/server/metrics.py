@@ -45,6 +45,8 @@ LIMITS = (
     "message_rate",
     "unread",
     "chat_rate",
+    "review_rate",
+    "review_queue",
 )
 FALLBACKS = tuple(kind for _start, kind in FALLBACK_KINDS)  # why a bot's move was a random one
 ERROR_SOURCES = ("log", "http")

@@ -46,6 +46,7 @@ from sqlalchemy import (
     update,
 )
 from sqlalchemy.engine import make_url
+from sqlalchemy.exc import IntegrityError
 
 from bodoge.server.cluster import encode
 from bodoge.server.guard import check_value
@@ -97,6 +98,44 @@ chat_table = Table(
     Column("move", Integer, nullable=False),  # the table's move number when it was said
     Column("at", Float, nullable=False),
 )
+
+# A finished table's game review (issue #33, server/reviews.py): one row per table, inserted by the
+# first request (the primary key makes two requests, at any processes, one review). The process
+# named in `worker` runs it and keeps `heartbeat` fresh; a row whose worker stopped beating is
+# taken over by another process, compare-and-set on (worker, heartbeat).
+reviews_table = Table(
+    "bodoge_reviews",
+    metadata,
+    Column("table_id", String(32), ForeignKey("bodoge_tables.id"), primary_key=True),
+    Column("status", String(16), nullable=False),  # "queued" | "running" | "done" | "failed"
+    Column("worker", String(32), nullable=False),  # the process that runs it (cluster's name)
+    Column("done", Integer, nullable=False),  # decisions reviewed so far
+    Column("total", Integer, nullable=False),  # decisions to review (0 until it has started)
+    Column("result", Text, nullable=True),  # JSON: review.json (docs/review.md) once done
+    Column("error", Text, nullable=True),  # why it failed
+    Column("asked_at", Float, nullable=False),
+    Column("heartbeat", Float, nullable=False),  # the worker's last sign of life
+    Column("finished_at", Float, nullable=True),
+)
+
+
+@dataclass
+class ReviewRow:
+    table_id: str
+    status: str
+    worker: str
+    done: int = 0
+    total: int = 0
+    result: str | None = None  # the review's JSON text, as stored (sent as it is)
+    error: str | None = None
+    asked_at: float = 0.0
+    heartbeat: float = 0.0
+    finished_at: float | None = None
+
+    @classmethod
+    def from_db(cls, row: Any) -> ReviewRow:
+        m = row._mapping
+        return cls(**{c.name: m[c.name] for c in reviews_table.columns})
 
 
 @dataclass
@@ -394,6 +433,73 @@ class Storage:
             )
             if done.rowcount:
                 self._notify(conn, [{"kind": "abandoned", "table": table_id}])
+
+    # -- reviews (server/reviews.py) -------------------------------------------------------------
+
+    def load_review(self, table_id: str) -> ReviewRow | None:
+        with self.engine.connect() as conn:
+            row = conn.execute(select(reviews_table).where(reviews_table.c.table_id == table_id)).first()
+        return None if row is None else ReviewRow.from_db(row)
+
+    def insert_review(self, row: ReviewRow) -> bool:
+        """Ask for a table's review: True if this inserted its row, False if it had one (another
+        request's, at this process or another: the primary key decides, atomically)."""
+        values = {c.name: getattr(row, c.name) for c in reviews_table.columns}
+        try:
+            with self.engine.begin() as conn:
+                conn.execute(insert(reviews_table).values(**values))
+        except IntegrityError:
+            return False
+        return True
+
+    def take_review(self, table_id: str, old: ReviewRow, worker: str, now: float) -> bool:
+        """Take a review over (its worker is gone, or it failed and is asked again), compare-and-set:
+        True if the row was still as `old` read it, and is now queued at `worker`."""
+        with self.engine.begin() as conn:
+            done = conn.execute(
+                update(reviews_table)
+                .where(
+                    reviews_table.c.table_id == table_id,
+                    reviews_table.c.status == old.status,
+                    reviews_table.c.worker == old.worker,
+                    reviews_table.c.heartbeat == old.heartbeat,
+                )
+                .values(
+                    status="queued",
+                    worker=worker,
+                    done=0,
+                    total=0,
+                    error=None,
+                    result=None,
+                    asked_at=now,
+                    heartbeat=now,
+                    finished_at=None,
+                )
+            )
+        return bool(done.rowcount)
+
+    def update_review(self, table_id: str, worker: str, **values: Any) -> bool:
+        """Change a review that `worker` runs (its progress, its end); False if another process
+        took it over meanwhile (then nothing changes)."""
+        with self.engine.begin() as conn:
+            done = conn.execute(
+                update(reviews_table)
+                .where(reviews_table.c.table_id == table_id, reviews_table.c.worker == worker)
+                .values(**values)
+            )
+        return bool(done.rowcount)
+
+    def beat_reviews(self, worker: str, now: float) -> None:
+        """The worker is alive: every review it has queued or runs is fresh."""
+        with self.engine.begin() as conn:
+            conn.execute(
+                update(reviews_table)
+                .where(
+                    reviews_table.c.worker == worker,
+                    reviews_table.c.status.in_(("queued", "running")),
+                )
+                .values(heartbeat=now)
+            )
 
     def count_actions(self) -> int:
         with self.engine.connect() as conn:

@@ -106,6 +106,7 @@ function draw() {
   const log = clear(document.getElementById("log"));
   (rData.view.log || []).forEach((event) => log.append(el("li", {}, eventText(event))));
   log.scrollTop = log.scrollHeight;
+  drawReview(); // review.js: the graph's cursor, this move's decision
 }
 
 // Autoplay: one move per step at the chosen speed; it stops at the last move.
@@ -175,6 +176,7 @@ async function startReplay() {
   document.getElementById("replay-prev").addEventListener("click", manual(() => rMove - 1));
   document.getElementById("replay-next").addEventListener("click", manual(() => rMove + 1));
   document.getElementById("replay-last").addEventListener("click", manual(() => rMoves));
+  setupReview(rTable);
   document.getElementById("replay-play").addEventListener("click", toggleAutoplay);
   document.getElementById("replay-move").addEventListener("input", (e) => manual(() => Number(e.target.value))());
   document.addEventListener("keydown", (e) => {

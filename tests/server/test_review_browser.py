@@ -1,0 +1,81 @@
+"""The replay page's game review (issue #33, static/review.js), in English and Japanese, on a desktop
+and a phone: asked for with one click, then each seat's win chance drawn under the board (a click on
+the graph goes to that move), marks at the mistakes, and the options of the decision shown with their
+values; no script error or CSP violation, every word in the page's language, 44 px tap targets.
+
+Skipped when Chromium or the playwright package is missing (as test_pages_browser.py).
+"""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+import httpx
+import pytest
+from browser_support import watch_errors  # skips this module without Chromium or playwright
+from server_helpers import ProcessServer, create_table
+from test_pages_browser import SIZES, SMALL_TARGETS, VISIBLE_TEXT, english_words
+
+SEATS = [{"kind": "bot", "spec": spec} for spec in ("heuristic", "random", "heuristic", "random")]
+
+
+@pytest.fixture(scope="module")
+def finished(live: ProcessServer) -> str:
+    """A four-player Tottarot game of bots, over (its review is asked for by the first test)."""
+    with httpx.Client(base_url=live.url, timeout=30) as http:
+        table_id: str = create_table(http, "tottarot", SEATS)["id"]
+        deadline = time.monotonic() + 120
+        while http.get(f"/api/tables/{table_id}").json()["status"] != "over":
+            assert time.monotonic() < deadline
+            time.sleep(0.1)
+    return table_id
+
+
+@pytest.mark.parametrize(("lang", "size"), [(lang, size) for lang in ("en", "ja") for size in SIZES])
+def test_the_review_under_the_replay(
+    browser: Any, live: ProcessServer, finished: str, lang: str, size: str
+) -> None:
+    width, height = SIZES[size]
+    context = browser.new_context(viewport={"width": width, "height": height})
+    context.add_init_script(f"localStorage.setItem('bodoge.lang', '{lang}')")
+    page = context.new_page()
+    errors = watch_errors(page)
+    page.goto(f"{live.url}/r/{finished}")
+    page.wait_for_selector("#replay-pos[data-move='0']")
+    page.wait_for_selector("#review-panel:not([hidden])")
+    if page.is_visible("#review-ask"):  # the first look: nobody has asked yet
+        page.click("#review-ask")
+    page.wait_for_selector("#review-graph svg", timeout=120_000)
+    review = httpx.get(f"{live.url}/api/tables/{finished}/review", timeout=30).json()["review"]
+    assert page.locator("#review-graph polyline").count() == 4  # a line per seat
+    mistakes = [d for d in review["decisions"] if d["class"] in ("inaccuracy", "mistake", "blunder")]
+    assert page.locator("#review-graph .rv-mark").count() == len(mistakes)
+    assert page.locator("#review-seats tr").count() == 4
+    # A click on the graph goes to the move under it; the panel shows that decision's options.
+    target = next(d for d in review["decisions"] if len(d["options"]) > 1 and d["move"] > 0)
+    page.locator("#review-graph svg").scroll_into_view_if_needed()
+    box = page.locator("#review-graph svg").bounding_box()
+    assert box is not None
+    left, right = 38, 34  # review.js's margins (in the SVG's own units, one per CSS px)
+    x = box["x"] + left + target["move"] / review["actions"] * (box["width"] - left - right)
+    page.mouse.click(x, box["y"] + box["height"] / 2)
+    page.wait_for_selector(f"#replay-pos[data-move='{target['move']}']")
+    options = page.locator("#review-move .rv-options li")
+    assert options.count() == len(target["options"])
+    assert page.locator("#review-move .rv-played").count() == 1
+    shown = page.inner_text("#review-move")
+    best = max(target["options"], key=lambda o: (o["value"], -o["action"]))
+    assert best["text_ja" if lang == "ja" else "text"] in shown
+    if mistakes:  # "next mistake" goes to the first one
+        page.click("#replay-first")
+        page.wait_for_selector("#replay-pos[data-move='0']")
+        page.click("#review-next-mistake")
+        page.wait_for_selector(f"#replay-pos[data-move='{mistakes[0]['move']}']")
+    texts = page.evaluate(VISIBLE_TEXT)
+    if lang == "ja":
+        assert english_words(texts) == []
+    if size == "phone":
+        assert page.evaluate(SMALL_TARGETS) == []
+    assert errors == []
+    context.close()
