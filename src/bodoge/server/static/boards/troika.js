@@ -23,16 +23,27 @@ BOARDS.troika = {
     },
   },
 
-  // A tile; `where` (a term key, and the player `p` it belongs to) names it for screen readers.
+  // A tile; `where` (a term key, and the player `p` it belongs to) names it for screen readers, and
+  // says where it lies (its place, for the last move's mark).
   tile(ctx, n, act, where, p, extra) {
     const hue = Math.round(((n - 1) / 15) * 300);
     const what = ctx.T(where).replace("{n}", String(n)).replace("{p}", p == null ? "" : ctx.seatName(p));
+    const place = { inMine: "mine", inContainer: `container:${p}`, inHand: `hand:${ctx.seat}`, inHandOf: `hand:${p}` }[where];
     const node = el(
       "span",
-      { class: "tile" + (extra ? " " + extra : ""), style: { "--hue": hue }, title: what, dataset: { n } },
+      { class: "tile" + (extra ? " " + extra : ""), style: { "--hue": hue }, title: what, dataset: { n, place } },
       String(n),
     );
     return act ? ctx.bind(node, act, what) : ctx.name(node, what, n);
+  },
+
+  // Where an event put the tile it moved (the last move's mark): a taken tile in the taker's
+  // container, a drawn or dealt one in the hand, a flipped or returned one face up in the mine.
+  landed(e) {
+    if (e.type === "take") return [[`container:${e.seat}`, e.tile]];
+    if (e.type === "draw" || e.type === "deal") return [[`hand:${e.seat}`, e.tile]];
+    if (e.type === "flip" || e.type === "return_container") return [["mine", e.tile]];
+    return [];
   },
 
   seatHand(ctx, p, seatView) {
