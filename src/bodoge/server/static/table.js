@@ -6,7 +6,7 @@
 Object.assign(STRINGS.en, {
   people: "Players",
   away: "away: a bot plays for now",
-  awaySelf: "You were away (out of time or disconnected): a stand-in bot is playing for you.",
+  awaySelf: "You were away (out of time, or not at the table): a stand-in bot is playing for you.",
   imBack: "I'm back",
   paused: "Paused: nobody is at the table.",
   clockLeft: "Time left",
@@ -34,7 +34,7 @@ Object.assign(STRINGS.en, {
 Object.assign(STRINGS.ja, {
   people: "プレイヤー",
   away: "離席中：ボットが代打ち",
-  awaySelf: "離席中です（時間切れか切断）。代わりにボットが打っています。",
+  awaySelf: "離席中です（時間切れか、卓にいなかったため）。代わりにボットが打っています。",
   imBack: "戻りました",
   paused: "一時停止中：卓に誰もいません。",
   clockLeft: "残り時間",

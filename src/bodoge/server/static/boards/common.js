@@ -131,16 +131,20 @@ function boardContext(game, view, opts) {
 
 // The pieces the recent events moved, by where they went: a board's `landed(event, view)` gives each
 // event's [place, key] pairs in the board's own places ("container:2" and tile 9, "hand:1" and card
-// "6", "trick:0" and "G5"). Matching the key alone would light every piece of that face value (all
-// the tiles 9 on the table, a card of the same number in another hand); the place names the one.
+// "6", "trick:0" and "G5"), and [place, key, -1] for where a piece left (a tile flipped into the mine
+// and taken from it at once lies in a container, not in the mine). Matching the key alone would light
+// every piece of that face value (all the tiles 9 on the table, a card of the same number in another
+// hand); the place names the one.
 function landedPieces(board, view, events) {
-  const landed = new Map(); // "place key" -> how many pieces went there
+  const landed = new Map(); // "place key" -> how many pieces went there (and are still there)
   if (!board.landed) return landed;
   for (const event of events) {
-    for (const [place, key] of board.landed(event, view) || []) {
+    for (const [place, key, step] of board.landed(event, view) || []) {
       if (place == null || key == null) continue;
       const id = pieceId(place, key);
-      landed.set(id, (landed.get(id) || 0) + 1);
+      const count = Math.max(0, (landed.get(id) || 0) + (step ?? 1));
+      if (count) landed.set(id, count);
+      else landed.delete(id);
     }
   }
   return landed;
@@ -166,9 +170,15 @@ function recentEvents(view) {
   const seats = log.map((e) => e.seat);
   let start;
   if (view.seat != null) {
-    const mine = seats.lastIndexOf(view.seat);
+    // On my decision, my seat's events at the end of the log came before it, not from my last move
+    // (Troika's tile flipped at the start of my turn, Tottarot's card drawn for me): look past them.
+    let end = log.length;
+    if (view.legal_actions && view.legal_actions.length) {
+      while (end > 0 && (seats[end - 1] === view.seat || seats[end - 1] == null)) end--;
+    }
+    const mine = end > 0 ? seats.lastIndexOf(view.seat, end - 1) : -1;
     // No one moved since my own move (I just moved, or it ended the round): show that move too.
-    const othersSince = seats.slice(mine + 1).some((seat) => seat != null);
+    const othersSince = seats.slice(mine + 1).some((seat) => seat != null && seat !== view.seat);
     start = mine >= 0 && !othersSince ? mine : mine + 1;
   } else {
     start = log.length;

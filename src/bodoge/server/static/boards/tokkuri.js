@@ -53,13 +53,16 @@ BOARDS.tokkuri = {
     return view;
   },
 
-  // Where an event put what it moved (the last move's mark): a placed or targeted tokkuri on the
-  // table (by its id), a drawn or passed card in its new hand. A card played to drink, or discarded,
-  // left the hands: nothing of the same number lights in them.
+  // Where an event put what it moved (the last move's mark), and where from: a placed or targeted
+  // tokkuri on the table (by its id), a drawn card into the hand, a passed one from hand to hand. A card
+  // played to drink, placed, or discarded left its hand: nothing of the same number lights there.
   landed(e) {
-    if (e.type === "place" || e.type === "target") return [["table", e.tokkuri]];
+    if (e.type === "place") return [[`hand:${e.seat}`, e.card, -1], ["table", e.tokkuri]];
+    if (e.type === "target") return [["table", e.tokkuri]];
+    if (e.type === "drink") return [[`hand:${e.seat}`, e.card, -1]];
+    if (e.type === "steal") return [[`hand:${e.target}`, e.card, -1]];
     if (e.type === "draw") return [[`hand:${e.seat}`, e.card]];
-    if (e.type === "gave") return [[`hand:${e.to}`, e.card]];
+    if (e.type === "gave") return [[`hand:${e.seat}`, e.card, -1], [`hand:${e.to}`, e.card]];
     return [];
   },
 

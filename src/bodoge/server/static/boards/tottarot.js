@@ -53,13 +53,15 @@ BOARDS.tottarot = {
     return ctx.name(node, `${ctx.T("card")} ${name} ${pts > 0 ? "+" : ""}${pts}`, code, place);
   },
 
-  // Where an event put what it moved (the last move's mark): a drawn or stolen fate in the seat's
-  // declared place (face down, "?", to those who do not know it), a discarded one on the discard, the
-  // decided fates in their rows, a bid's chip.
+  // Where an event put what it moved (the last move's mark), and where from: a drawn or stolen fate in
+  // the seat's declared place (face down, "?", to those who do not know it), a discarded one from
+  // there onto the discard, the decided fates from there into their rows, a bid's chip.
   landed(e) {
-    if (e.type === "draw" || e.type === "steal" || e.type === "expose") return [[`declared:${e.seat}`, e.card ?? "?"]];
-    if (e.type === "discard") return [["discard", e.card]];
-    if (e.type === "decide") return (e.cards || []).map((code, p) => [`row:${p}`, code]);
+    const declared = (p) => `declared:${p}`;
+    if (e.type === "draw" || e.type === "expose") return [[declared(e.seat), e.card ?? "?"]];
+    if (e.type === "steal") return [[declared(e.target), e.card ?? "?", -1], [declared(e.seat), e.card ?? "?"]];
+    if (e.type === "discard") return [[declared(e.seat), e.card, -1], ["discard", e.card]];
+    if (e.type === "decide") return (e.cards || []).flatMap((code, p) => [[declared(p), code, -1], [`row:${p}`, code]]);
     if (e.type === "invert") return [[`row:${e.seat}`, e.card]];
     if (e.type === "bid") return [[`bid:${e.seat}`, e.value ?? "?"]];
     return [];

@@ -37,12 +37,15 @@ BOARDS.troika = {
     return act ? ctx.bind(node, act, what) : ctx.name(node, what, n);
   },
 
-  // Where an event put the tile it moved (the last move's mark): a taken tile in the taker's
-  // container, a drawn or dealt one in the hand, a flipped or returned one face up in the mine.
+  // Where an event put the tile it moved (the last move's mark), and where from: a taken tile from
+  // the mine into the taker's container, a drawn or dealt one into the hand, a flipped one face up into
+  // the mine, a returned one from the container into the mine, or from the hand into the pool.
   landed(e) {
-    if (e.type === "take") return [[`container:${e.seat}`, e.tile]];
+    if (e.type === "take") return [["mine", e.tile, -1], [`container:${e.seat}`, e.tile]];
     if (e.type === "draw" || e.type === "deal") return [[`hand:${e.seat}`, e.tile]];
-    if (e.type === "flip" || e.type === "return_container") return [["mine", e.tile]];
+    if (e.type === "flip") return [["mine", e.tile]];
+    if (e.type === "return_container") return [[`container:${e.seat}`, e.tile, -1], ["mine", e.tile]];
+    if (e.type === "return_hand") return [[`hand:${e.seat}`, e.tile, -1]];
     return [];
   },
 
