@@ -173,6 +173,31 @@ def troika_take_beside_its_twins() -> tuple[dict[str, Any], int, int]:
     raise AssertionError("no Troika game took a tile beside its twin")
 
 
+def troika_my_turn_after_a_take() -> tuple[dict[str, Any], int, int]:
+    """Seat 0's view of Troika on its decision, with a tile n taken by another seat since seat 0's
+    own last move (and a tile flipped for seat 0 at its turn's start, after that take): (view, n,
+    taker)."""
+    for seed in range(200):
+        state = make("troika", 4).new_state(seed=seed)
+        rng = random.Random(seed)
+        after_mine = None  # the log's length right after seat 0's last action
+        while not state.is_terminal:
+            seat = state.current_player
+            state.apply(rng.choice(state.legal_actions()))
+            view = state.view(0)
+            if seat == 0:
+                after_mine = len(view["log"])
+            if after_mine is None or state.current_player != 0 or not view["legal_actions"]:
+                continue
+            since = view["log"][after_mine:]
+            takes = [e for e in since if e["type"] == "take" and e["seat"] != 0]
+            if takes and since[-1].get("seat") == 0:
+                n, taker = takes[-1]["tile"], takes[-1]["seat"]
+                if view["containers"][taker].count(n) == 1:
+                    return view, n, taker
+    raise AssertionError("no Troika game came back to seat 0 after another seat took a tile")
+
+
 def tokkuri_drink_with_a_twin_in_a_hand() -> tuple[dict[str, Any], list[dict[str, Any]], str]:
     """Tokkuri's spectator view and the seats' views (a replay with every hand shown) right after a
     seat played card c to drink while another seat holds a card c: (spectator, seats' views, c)."""
@@ -217,6 +242,12 @@ def test_the_last_move_lights_the_piece_that_moved_not_its_twins(browser: Any, l
     assert tiles_n == [{"place": f"container:{taker}", "key": str(n)}], (n, taker, lit)
     # (Tiles flipped face up into the mine in that same run of moves light there, and nowhere else.)
     assert all(x["place"] in ("mine", f"container:{taker}") for x in lit), lit
+
+    # On my own decision the others' moves since my last one stay lit, though my turn began with a
+    # tile flipped for me (an event of my seat, not a move of mine).
+    view, n, taker = troika_my_turn_after_a_take()
+    lit = page.evaluate(LIT, ["troika", view, None])
+    assert {"place": f"container:{taker}", "key": str(n)} in lit, (n, taker, lit)
 
     spectator, views, code = tokkuri_drink_with_a_twin_in_a_hand()
     lit = page.evaluate(LIT, ["tokkuri", spectator, views])
