@@ -17,6 +17,8 @@ import pytest
 from browser_support import sync_api, watch_errors  # skips this module without Chromium or playwright
 from server_helpers import ProcessServer, create_table
 
+from bodoge.core.registry import make
+
 SHOTS = Path(__file__).resolve().parents[2] / "artifacts" / "screenshots"
 GAME_TIMEOUT = 240.0
 
@@ -144,5 +146,111 @@ def test_language_toggle_and_phone_layout(browser: Any, live: ProcessServer) -> 
     before = page.inner_text("#board")
     page.keyboard.press("1")
     page.wait_for_function("(b) => document.querySelector('#board').innerText !== b", arg=before)
+    assert not errors
+    page.context.close()
+
+
+# -- the last move: the piece that moved, not every piece of its face value (issue #31) -------------
+
+
+def troika_take_beside_its_twins() -> tuple[dict[str, Any], int, int]:
+    """A spectator's view of Troika right after a seat took tile n into its container while another
+    tile n lies face up elsewhere (the mine or another container): (view, n, taker)."""
+    for seed in range(200):
+        state = make("troika", 4).new_state(seed=seed)
+        rng = random.Random(seed)
+        while not state.is_terminal:
+            state.apply(rng.choice(state.legal_actions()))
+            view = state.view(None)
+            moved = [e for e in view["log"] if e.get("seat") is not None]
+            if not moved or moved[-1]["type"] != "take":
+                continue
+            n, taker = moved[-1]["tile"], moved[-1]["seat"]
+            others = [c for p, c in enumerate(view["containers"]) if p != taker]
+            twins = view["mine"].count(n) + sum(c.count(n) for c in others)
+            if twins and view["containers"][taker].count(n) == 1:
+                return view, n, taker
+    raise AssertionError("no Troika game took a tile beside its twin")
+
+
+def troika_my_turn_after_a_take() -> tuple[dict[str, Any], int, int]:
+    """Seat 0's view of Troika on its decision, with a tile n taken by another seat since seat 0's
+    own last move (and a tile flipped for seat 0 at its turn's start, after that take): (view, n,
+    taker)."""
+    for seed in range(200):
+        state = make("troika", 4).new_state(seed=seed)
+        rng = random.Random(seed)
+        after_mine = None  # the log's length right after seat 0's last action
+        while not state.is_terminal:
+            seat = state.current_player
+            state.apply(rng.choice(state.legal_actions()))
+            view = state.view(0)
+            if seat == 0:
+                after_mine = len(view["log"])
+            if after_mine is None or state.current_player != 0 or not view["legal_actions"]:
+                continue
+            since = view["log"][after_mine:]
+            takes = [e for e in since if e["type"] == "take" and e["seat"] != 0]
+            if takes and since[-1].get("seat") == 0:
+                n, taker = takes[-1]["tile"], takes[-1]["seat"]
+                if view["containers"][taker].count(n) == 1:
+                    return view, n, taker
+    raise AssertionError("no Troika game came back to seat 0 after another seat took a tile")
+
+
+def tokkuri_drink_with_a_twin_in_a_hand() -> tuple[dict[str, Any], list[dict[str, Any]], str]:
+    """Tokkuri's spectator view and the seats' views (a replay with every hand shown) right after a
+    seat played card c to drink while another seat holds a card c: (spectator, seats' views, c)."""
+    for seed in range(200):
+        state = make("tokkuri", 3).new_state(seed=seed)
+        rng = random.Random(seed)
+        while not state.is_terminal:
+            state.apply(rng.choice(state.legal_actions()))
+            view = state.view(None)
+            last = view["log"][-1] if view["log"] else {}
+            if last.get("type") != "drink" or not last.get("card"):
+                continue
+            views = [state.view(p) for p in range(3)]
+            if any(last["card"] in v["hand"] for v in views):
+                return view, views, last["card"]
+    raise AssertionError("no Tokkuri game drank with a card another hand holds")
+
+
+LIT = """([game, view, views]) => {
+    const opts = { seatName: (p) => `P${p}`, send() {}, setPending() {} };
+    const shown = views ? omniscientView(game, view, views) : view;
+    const drawn = renderBoard(game, shown, views ? { ...opts, seatViews: views } : opts);
+    return [...drawn.node.querySelectorAll(".last-move")]
+        .filter((node) => !node.classList.contains("ptag") && !node.classList.contains("pbox"))
+        .map((node) => ({ place: node.dataset.place || null, key: node.dataset.n || node.dataset.code || node.dataset.id || null }));
+}"""
+
+
+def test_the_last_move_lights_the_piece_that_moved_not_its_twins(browser: Any, live: ProcessServer) -> None:
+    """Troika: the tile just taken lights in the taker's container, not every tile of its number on
+    the table; Tokkuri (a replay with every hand shown): a card played to drink left the hand, and
+    the card of the same number in another hand does not light."""
+    with httpx.Client(base_url=live.url, timeout=30) as http:
+        created = create_table(http, "tottarot", [{"kind": "human"}] * 3)
+    page, errors = new_page(browser, "en")
+    page.goto(live.url + created["spectator_url"])  # a page with the boards loaded
+    page.wait_for_selector("#status[data-state='live']")
+
+    view, n, taker = troika_take_beside_its_twins()
+    lit = page.evaluate(LIT, ["troika", view, None])
+    tiles_n = [x for x in lit if x["key"] == str(n)]
+    assert tiles_n == [{"place": f"container:{taker}", "key": str(n)}], (n, taker, lit)
+    # (Tiles flipped face up into the mine in that same run of moves light there, and nowhere else.)
+    assert all(x["place"] in ("mine", f"container:{taker}") for x in lit), lit
+
+    # On my own decision the others' moves since my last one stay lit, though my turn began with a
+    # tile flipped for me (an event of my seat, not a move of mine).
+    view, n, taker = troika_my_turn_after_a_take()
+    lit = page.evaluate(LIT, ["troika", view, None])
+    assert {"place": f"container:{taker}", "key": str(n)} in lit, (n, taker, lit)
+
+    spectator, views, code = tokkuri_drink_with_a_twin_in_a_hand()
+    lit = page.evaluate(LIT, ["tokkuri", spectator, views])
+    assert not [x for x in lit if x["key"] == code], (code, lit)
     assert not errors
     page.context.close()

@@ -180,6 +180,91 @@ def test_without_a_clock_a_gone_person_is_replaced_after_the_grace_period(tmp_pa
             assert summary(server, table_id)["seats"][0]["away"] is True
 
 
+def test_a_link_never_opened_is_replaced_after_the_grace_period(tmp_path: Path) -> None:
+    """Issue #31: a person who never opens their link is absent from the table's start: a table
+    without a clock no longer waits forever for them."""
+    with live(tmp_path, away_grace=0.5) as server:
+        created = make_table(server, [HUMAN, HUMAN], standin="random")
+        table_id = created["id"]
+        _t0, t1 = tokens_of(created)
+        with Player(server.ws_url, table_id, t1) as p1:
+            p1.view_at_least(0)
+            wait_for("seat 0 away", lambda: summary(server, table_id)["seats"][0]["away"], timeout=10)
+            assert summary(server, table_id)["seats"][1]["away"] is False
+            final = p1.play(random.Random(3), timeout=60)
+            assert final["view"]["is_terminal"]
+
+
+def test_a_grace_period_that_ends_with_nobody_there_starts_again_when_someone_comes(
+    tmp_path: Path,
+) -> None:
+    """Nobody at the table when the grace periods end: nobody is away (the table waits; the first to
+    come, late, does not find a stand-in in their seat); the one who comes starts the others'."""
+    with live(tmp_path, away_grace=0.3) as server:
+        created = make_table(server, [HUMAN, HUMAN], standin="random")
+        table_id = created["id"]
+        _t0, t1 = tokens_of(created)
+        time.sleep(1.0)  # three grace periods, nobody there
+        now = summary(server, table_id)
+        assert [s["away"] for s in now["seats"]] == [False, False] and now["moves"] == 0
+        with Player(server.ws_url, table_id, t1) as p1:
+            assert p1.recv_until("welcome")["table"]["seats"][1]["away"] is False
+            wait_for("seat 0 away", lambda: summary(server, table_id)["seats"][0]["away"], timeout=10)
+            p1.view_at_least(1)  # the stand-in played seat 0's move
+            assert summary(server, table_id)["seats"][1]["away"] is False
+
+
+def test_at_the_table_play_again_made_a_link_never_opened_is_replaced_too(tmp_path: Path) -> None:
+    with live(tmp_path, away_grace=1.0) as server:
+        created = make_table(server, [HUMAN, HUMAN], standin="random")
+        table_id = created["id"]
+        t0, t1 = tokens_of(created)
+        with Player(server.ws_url, table_id, t0) as p0, Player(server.ws_url, table_id, t1) as p1:
+            assert play_both_seats(p0, p1)["view"]["is_terminal"]
+            p0.send({"type": "rematch"})
+            offer = p0.recv_until("rematch")
+        new_id = offer["table"]
+        assert offer["seat"] == 1
+        # Seat 0 of the new table (the old seat 1's person) never opens its link.
+        with Player(server.ws_url, new_id, t0) as again:
+            assert again.recv_until("welcome")["seat"] == 1
+            wait_for("new seat 0 away", lambda: summary(server, new_id)["seats"][0]["away"], timeout=10)
+            final = again.play(random.Random(4), timeout=60)
+            assert final["view"]["is_terminal"]
+
+
+def test_the_clock_tells_the_turns_time_and_the_reserve_apart(tmp_path: Path) -> None:
+    """Issue #31: the summary's clock says what is left of the turn's own time (`turn_left`) and of
+    the seat's reserve, each on its own: `left` is both together, not the turn's time plus a reserve
+    that is already in it."""
+    with live(tmp_path) as server:
+        created = make_table(server, [HUMAN, HUMAN], clock={"turn_seconds": 2, "reserve_seconds": 3})
+        table_id = created["id"]
+        t0, t1 = tokens_of(created)
+        with Player(server.ws_url, table_id, t0) as p0, Player(server.ws_url, table_id, t1) as p1:
+            p0.view_at_least(0)
+            p1.view_at_least(0)
+            clock = summary(server, table_id)["clock"]
+            assert clock["seat"] == 0 and clock["running"] is True
+            assert 0 < clock["turn_left"] <= 2 and clock["reserve_left"] == [3, 3]
+            assert clock["left"] == pytest.approx(clock["turn_left"] + 3, abs=0.15)
+            time.sleep(3.0)  # the turn's 2 s are spent, and about 1 s of the reserve
+            clock = summary(server, table_id)["clock"]
+            assert clock["seat"] == 0 and clock["turn_left"] == 0
+            assert 0 < clock["reserve_left"][0] < 2.5 and clock["reserve_left"][1] == 3
+            assert clock["left"] == pytest.approx(clock["reserve_left"][0], abs=0.15)
+            legal = p0.view_at_least(0)["view"]["legal_actions"]
+            p0.send({"type": "action", "action": legal[0]["id"], "seq": 0})
+            p0.view_at_least(1)
+            kept = clock["reserve_left"][0]
+            clock = wait_for(
+                "seat 1's turn", lambda: (c := summary(server, table_id)["clock"])["seat"] == 1 and c
+            )
+            # Seat 0 keeps what it had left of its reserve; seat 1's turn starts whole.
+            assert 0 < clock["reserve_left"][0] <= kept and clock["reserve_left"][1] == 3
+            assert 1 < clock["turn_left"] <= 2
+
+
 # -- seats, names ----------------------------------------------------------------------------------
 
 

@@ -393,6 +393,7 @@ class TableManager:
             runtime = TableRuntime(self, row, game, state, creator)
             runtime.owned = owned
             self.tables[row.id] = runtime
+            runtime.presence.expect_absent()  # nobody has opened a link yet: the grace periods run
             runtime.bots.schedule()
             return runtime, tokens
 

@@ -6,14 +6,18 @@
 Object.assign(STRINGS.en, {
   people: "Players",
   away: "away: a bot plays for now",
-  awaySelf: "You were away (out of time or disconnected): a stand-in bot is playing for you.",
+  awaySelf: "You were away (out of time, or not at the table): a stand-in bot is playing for you.",
   imBack: "I'm back",
   paused: "Paused: nobody is at the table.",
   clockLeft: "Time left",
+  clockTurn: "this turn",
   seconds: "s",
   reserve: "reserve",
   yourName: "Your name",
   saveName: "Save",
+  nameTaken: "“{name}” is already the name of another seat at this table: choose another name.",
+  badName: "That name cannot be used: a name is 1 to 40 characters on one line, without control characters.",
+  nameRate: "Too many renames and chat lines at once: wait a moment, then try again.",
   chat: "Chat",
   say: "Send",
   chatPlaceholder: "Say something to the table",
@@ -30,14 +34,18 @@ Object.assign(STRINGS.en, {
 Object.assign(STRINGS.ja, {
   people: "プレイヤー",
   away: "離席中：ボットが代打ち",
-  awaySelf: "離席中です（時間切れか切断）。代わりにボットが打っています。",
+  awaySelf: "離席中です（時間切れか、卓にいなかったため）。代わりにボットが打っています。",
   imBack: "戻りました",
   paused: "一時停止中：卓に誰もいません。",
   clockLeft: "残り時間",
+  clockTurn: "この手",
   seconds: "秒",
   reserve: "持ち時間",
   yourName: "あなたの名前",
   saveName: "保存",
+  nameTaken: "「{name}」はこの卓の別の席の名前です。ほかの名前にしてください。",
+  badName: "その名前は使えません。名前は1行で1〜40文字、制御文字なしです。",
+  nameRate: "名前の変更とチャットが続きすぎました。少し待ってからもう一度どうぞ。",
   chat: "チャット",
   say: "送信",
   chatPlaceholder: "卓のみんなにひとこと",
@@ -52,6 +60,8 @@ Object.assign(STRINGS.ja, {
   endReason: "終わり方",
 });
 const MY_TABLES = "bodoge.tables"; // the links this browser joined: the lobby lists them to resume
+const MY_NAME = "bodoge.name"; // the name the server last accepted from this browser, sent at every table
+const NAME_ERRORS = { name_taken: "nameTaken", bad_name: "badName", name_rate: "nameRate" };
 const MAX_MY_TABLES = 30;
 
 const TABLE_ID = decodeURIComponent(location.pathname.split("/").filter(Boolean).pop() || "");
@@ -80,6 +90,9 @@ let replaced = false; // our seat was opened elsewhere: do not reconnect
 let clockAt = 0; // performance.now() when the table's clock was last received
 let wasMyTurn = false;
 let welcomed = false; // a new connection: its first view is the table as it is, whatever we saw
+let nameSent = null; // the name we asked for, kept in the browser once the table shows it as ours
+let nameError = null; // {code, name}: the server refused the name we asked for
+let audio = null; // the page's one AudioContext for the turn sound (see wakeAudio)
 
 function seatName(p) {
   const info = table && table.seats[p];
@@ -130,8 +143,11 @@ function connect() {
   socket = new WebSocket(`${scheme}//${location.host}/ws/tables/${encodeURIComponent(TABLE_ID)}`);
   socket.addEventListener("open", () => {
     const hello = { type: "hello", token: TOKEN };
-    const name = localStorage.getItem("bodoge.name");
-    if (TOKEN && name) hello.name = name;
+    const name = localStorage.getItem(MY_NAME);
+    if (TOKEN && name) {
+      hello.name = name;
+      nameSent = name;
+    }
     socket.send(JSON.stringify(hello));
   });
   socket.addEventListener("message", (event) => {
@@ -196,7 +212,8 @@ function handle(message) {
       showReplaced();
       break;
     case "error":
-      if (message.code === "bad_token") notice(t("badToken"));
+      if (NAME_ERRORS[message.code]) nameRefused(message.code);
+      else if (message.code === "bad_token") notice(t("badToken"));
       else if (message.code === "no_table") notice(t("noTable"));
       else showActionError(message);
       break;
@@ -238,10 +255,22 @@ function tellWhatHappened(added) {
   renderTitle();
 }
 
-function beep() {
+// The turn sound plays on one AudioContext for the page. A browser lets a page start sound only after
+// a gesture of its user (a click, a key): the context is made, or resumed, on one; a beep before any
+// (after a reload) stays silent rather than leave a suspended context behind.
+function wakeAudio() {
   if (localStorage.getItem("bodoge.sound") !== "1") return;
   try {
-    const audio = new AudioContext();
+    if (!audio) audio = new AudioContext();
+    if (audio.state === "suspended") audio.resume().catch(() => {});
+  } catch (e) {
+    audio = null; /* no audio here: the title still says it */
+  }
+}
+
+function beep() {
+  if (localStorage.getItem("bodoge.sound") !== "1" || !audio || audio.state !== "running") return;
+  try {
     const tone = audio.createOscillator();
     const gain = audio.createGain();
     tone.frequency.value = 660;
@@ -258,6 +287,7 @@ function beep() {
 function setTable(summary) {
   table = summary;
   clockAt = performance.now();
+  nameAccepted();
   renderSeats();
   renderPresence();
   renderResult();
@@ -272,6 +302,32 @@ function showReplaced() {
     el("button", { type: "button", id: "use-here", onclick: () => location.reload() }, t("useHere")),
   );
   node.hidden = false;
+}
+
+// A name is kept in the browser only once the server has taken it (the table shows it as our seat's);
+// one it refused is dropped, so that it is not sent again at every table, and the person is told why.
+function nameAccepted() {
+  const mine = seat != null && table && table.seats[seat];
+  if (nameSent == null || !mine || mine.name !== nameSent) return;
+  localStorage.setItem(MY_NAME, nameSent);
+  nameSent = null;
+  nameError = null;
+  renderNameError();
+}
+
+function nameRefused(code) {
+  if (code !== "name_rate" && nameSent != null && localStorage.getItem(MY_NAME) === nameSent) {
+    localStorage.removeItem(MY_NAME);
+  }
+  nameError = { code, name: nameSent || "" };
+  nameSent = null;
+  renderNameError();
+}
+
+function renderNameError() {
+  const box = document.getElementById("name-error");
+  box.hidden = !nameError;
+  box.textContent = nameError ? t(NAME_ERRORS[nameError.code]).replace("{name}", nameError.name) : "";
 }
 
 function showActionError(message) {
@@ -505,25 +561,40 @@ function renderLog() {
   if (nearBottom) box.scrollTop = box.scrollHeight;
 }
 
-function clockLeft() {
-  // Seconds left on the running turn, counted down here from the table's last summary.
+function clockParts() {
+  // The running turn's seconds left, counted down here from the table's last summary: the turn's own
+  // time first, then the seat's reserve. (`left` is both together: shown as one number beside the
+  // reserve, the reserve would count twice.)
   const clock = table && table.clock;
-  if (!clock || clock.left == null) return null;
+  if (!clock || clock.left == null || clock.seat == null) return null;
   const gone = clock.running ? (performance.now() - clockAt) / 1000 : 0;
-  return Math.max(0, clock.left - gone);
+  const total = Math.max(0, clock.left - gone);
+  const reserveAt = (clock.reserve_left && clock.reserve_left[clock.seat]) || 0;
+  const turnAt = clock.turn_left != null ? clock.turn_left : Math.max(0, clock.left - reserveAt);
+  const turn = Math.min(total, Math.max(0, turnAt - gone));
+  return { total, turn, reserve: Math.max(0, total - turn) };
+}
+
+function seconds(x) {
+  return String(Math.ceil(x - 0.001)); // 29.9999 is 30, not 31
 }
 
 function renderClock() {
   const box = document.getElementById("clock");
-  const left = clockLeft();
-  const clock = table && table.clock;
-  box.hidden = left == null;
-  if (left == null) return;
-  const reserve = clock.reserve_seconds
-    ? ` (${t("reserve")} ${Math.round(clock.reserve_left[clock.seat])}${t("seconds")})`
-    : "";
-  box.textContent = `${t("clockLeft")} · ${seatName(clock.seat)}: ${Math.ceil(left)}${t("seconds")}${reserve}`;
-  box.classList.toggle("low", left <= 10);
+  const parts = clockParts();
+  box.hidden = parts == null;
+  if (!parts) return;
+  const clock = table.clock;
+  document.getElementById("clock-seat").textContent = seatName(clock.seat);
+  const turn = document.getElementById("clock-turn");
+  const reserve = document.getElementById("clock-reserve");
+  turn.querySelector(".clock-num").textContent = seconds(parts.turn);
+  reserve.querySelector(".clock-num").textContent = seconds(parts.reserve);
+  reserve.hidden = !clock.reserve_seconds;
+  // The part that runs now: the turn's own time, then the reserve.
+  turn.classList.toggle("running", parts.turn > 0);
+  reserve.classList.toggle("running", parts.turn <= 0);
+  box.classList.toggle("low", parts.total <= 10);
   box.classList.toggle("mine", clock.seat === seat);
 }
 
@@ -590,6 +661,7 @@ async function start() {
     render();
     renderChat();
     renderPresence();
+    renderNameError();
   });
   document.getElementById("im-back").addEventListener("click", () => sendMessage({ type: "back" }));
   document.getElementById("play-again").addEventListener("click", () => sendMessage({ type: "rematch" }));
@@ -605,12 +677,26 @@ async function start() {
     e.preventDefault();
     const name = document.getElementById("name-input").value.trim();
     if (!name) return;
-    localStorage.setItem("bodoge.name", name);
+    nameError = null;
+    renderNameError();
+    nameSent = name; // kept once the table shows it (nameAccepted), dropped if refused
     sendMessage({ type: "name", name });
+    nameAccepted(); // our name already: nothing changes at the table
   });
   const sound = document.getElementById("sound");
   sound.checked = localStorage.getItem("bodoge.sound") === "1";
-  sound.addEventListener("change", () => localStorage.setItem("bodoge.sound", sound.checked ? "1" : "0"));
+  sound.addEventListener("change", () => {
+    localStorage.setItem("bodoge.sound", sound.checked ? "1" : "0");
+    if (sound.checked) wakeAudio();
+    else if (audio) audio.suspend().catch(() => {});
+  });
+  for (const type of ["pointerdown", "keydown", "touchend"]) {
+    document.addEventListener(type, wakeAudio, { capture: true, passive: true });
+  }
+  window.addEventListener("pagehide", () => {
+    if (audio) audio.close().catch(() => {});
+    audio = null;
+  });
   setInterval(renderClock, 250);
   document.getElementById("action-filter").addEventListener("input", renderActions);
   document.addEventListener("keydown", (e) => {

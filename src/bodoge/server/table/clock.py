@@ -84,16 +84,32 @@ class Clock:
         self.turn = None
         self._ran_out(seat)
 
+    def parts_left(self) -> tuple[float, float] | None:
+        """The running turn's time left in its two parts: what is left of its turn_seconds, and of
+        its seat's reserve (spent only once turn_seconds are); None if no turn is timed."""
+        left = self.time_left()
+        if left is None or self.turn is None:
+            return None
+        reserve = self.reserve_left[self.turn[1]]
+        return max(0.0, left - reserve), min(reserve, left)
+
     def shown(self) -> dict[str, Any] | None:
         """The clock as the table's summary shows it: the setting, whose time runs and how much is
-        left, and every seat's reserve; None for a table without a clock."""
+        left of it (`left`, both parts together; `turn_left`, the turn's own part), and every seat's
+        reserve now (the running seat's less what the turn took of it so far); None for a table
+        without a clock."""
         if self.setting is None:
             return None
         left = self.time_left()
+        parts = self.parts_left()
+        reserves = list(self.reserve_left)
+        if parts is not None and self.turn is not None:
+            reserves[self.turn[1]] = parts[1]
         return dict(
             self.setting,
             seat=None if self.turn is None else self.turn[1],
             left=None if left is None else round(left, 1),
+            turn_left=None if parts is None else round(parts[0], 1),
             running=self.turn is not None and self._paused_at is None,
-            reserve_left=[round(r, 1) for r in self.reserve_left],
+            reserve_left=[round(r, 1) for r in reserves],
         )

@@ -1,11 +1,14 @@
 """Who is at a table, and the stand-ins for who is not.
 
 A seat's person is present while a connection of theirs is open, at this process or (heard by the
-table's owner) at another. One who leaves has the grace period (`TableManager.away_grace`) to come
-back; past it, or out of time on the clock, they are away: a stand-in bot plays for them while
-anyone is there to play with, until they say they are back or act themselves. The away seats live in
-memory: after a restart every person is at their seat again (nobody is connected then, so the table
-is paused).
+table's owner) at another. One who is not there has the grace period (`TableManager.away_grace`) to
+come: from the table's start (a new table, or the one Play again made: a link never opened is a
+person absent from the start), from when they left, or, if the table had nobody at it when their
+grace period ended, from when someone comes to play. Past it, or out of time on the clock, they are
+away: a stand-in bot plays for them while anyone is there to play with, until they say they are back
+or act themselves. The away seats live in memory: after a restart every person is at their seat
+again (nobody is connected then, so the table is paused), and the first to come back starts the
+others' grace periods.
 """
 
 from __future__ import annotations
@@ -123,11 +126,30 @@ class Presence:
             table.manager.away_grace, self._grace_over, seat
         )
 
+    def expect_absent(self) -> None:
+        """Every person not at the table, not away and without a grace period running gets one, as
+        if they had just left: at the table's start (nobody has opened their link yet), and when
+        someone comes to a table whose absent people's grace period ended while nobody was there.
+        So a table never waits forever for a link that is never opened."""
+        table = self.table
+        if table.row.status != "playing" or not table.owned:
+            return
+        present = self.present_seats()
+        for seat, info in enumerate(table.row.seats):
+            if info.get("kind") == "human" and seat not in present | self.away and seat not in self._grace:
+                self.left(seat)
+
     def _grace_over(self, seat: int) -> None:
         self._grace.pop(seat, None)
-        if seat not in self.present_seats():
-            log.info("table %s: seat %d is away; a stand-in plays for it", self.table.id, seat)
-            self._go_away(seat)
+        if seat in self.present_seats():
+            return
+        if not self.people_present():
+            # Nobody is at the table to wait for them (it is paused): they are not away yet, and
+            # their grace period starts again when someone comes (`expect_absent`). Else the first
+            # to come back, late, would find a stand-in playing their own seat.
+            return
+        log.info("table %s: seat %d is away; a stand-in plays for it", self.table.id, seat)
+        self._go_away(seat)
 
     def ran_out(self, seat: int) -> None:
         """The seat's time ran out on the clock: a stand-in plays for it."""

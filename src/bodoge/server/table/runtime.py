@@ -194,11 +194,14 @@ class TableRuntime:
         self.maybe_unload()
 
     def people_changed(self) -> None:
-        """Someone came or went: the clock pauses or goes on, stand-ins start or stop (the owner),
-        or the owner is told who is here now (a replica)."""
+        """Someone came or went: the clock pauses or goes on, the absent people's grace periods
+        run while someone is here, stand-ins start or stop (the owner), or the owner is told who is
+        here now (a replica)."""
         if not self.owned:
             self.presence.tell_here()
             return
+        if self.presence.people_present():
+            self.presence.expect_absent()
         self.tick_clock()
         self.broadcast_table()
         self.bots.schedule()

@@ -47,7 +47,8 @@ function boardContext(game, view, opts) {
     seatViews: opts.seatViews || null,
     legal,
     recent,
-    recentThings: new Set(recent.flatMap((e) => MOVED_FIELDS.map((k) => e[k]).filter((x) => x != null).map(String))),
+    landed: landedPieces(board, view, recent),
+    atLanded: new Map(), // "place key" -> the pieces drawn there (markLanded lights the moved ones)
     recentSeats: new Set(recent.map((e) => e.seat).filter((p) => p != null)),
     pending: opts.pending || "",
     seat: view.seat,
@@ -76,11 +77,19 @@ function boardContext(game, view, opts) {
       if (!exact) return text;
       return LANG === "ja" && exact.text_ja ? exact.text_ja : exact.text;
     },
-    // Name a thing on the board for screen readers ("tile 14 in the container"), and mark it when the
-    // last moves touched it (`key`: its tile number, card code or bottle id).
-    name(node, what, key) {
+    // Name a thing on the board for screen readers ("tile 14 in the container"), and note where it
+    // lies (`place`, else its data-place: "container:2", "hand:1") under its `key` (its tile number,
+    // card code or bottle id; "?" face down): the last moves' pieces are lit by where they went.
+    name(node, what, key, place) {
       if (what) node.setAttribute("aria-label", what);
-      if (key != null && ctx.recentThings.has(String(key))) node.classList.add("last-move");
+      const at = place ?? node.dataset.place;
+      if (key == null || at == null) return node;
+      const id = pieceId(at, key);
+      if (ctx.landed.has(id)) {
+        if (!ctx.atLanded.has(id)) ctx.atLanded.set(id, []);
+        const nodes = ctx.atLanded.get(id);
+        if (!nodes.includes(node)) nodes.push(node); // (bind names a named piece again)
+      }
       return node;
     },
     // Make node clickable for the action text (or prefix) when it is legal now; its accessible name is
@@ -120,9 +129,39 @@ function boardContext(game, view, opts) {
   return ctx;
 }
 
-// Fields of a log event that name the thing it moved: a tile, a card (Hangover's snack cards too), a
-// bottle (Tokkuri's "tokkuri"). (Not "target": it is a seat, which would light up will tokens.)
-const MOVED_FIELDS = ["tile", "card", "tokkuri"];
+// The pieces the recent events moved, by where they went: a board's `landed(event, view)` gives each
+// event's [place, key] pairs in the board's own places ("container:2" and tile 9, "hand:1" and card
+// "6", "trick:0" and "G5"), and [place, key, -1] for where a piece left (a tile flipped into the mine
+// and taken from it at once lies in a container, not in the mine). Matching the key alone would light
+// every piece of that face value (all the tiles 9 on the table, a card of the same number in another
+// hand); the place names the one.
+function landedPieces(board, view, events) {
+  const landed = new Map(); // "place key" -> how many pieces went there (and are still there)
+  if (!board.landed) return landed;
+  for (const event of events) {
+    for (const [place, key, step] of board.landed(event, view) || []) {
+      if (place == null || key == null) continue;
+      const id = pieceId(place, key);
+      const count = Math.max(0, (landed.get(id) || 0) + (step ?? 1));
+      if (count) landed.set(id, count);
+      else landed.delete(id);
+    }
+  }
+  return landed;
+}
+
+function pieceId(place, key) {
+  return `${place} ${key}`;
+}
+
+// Light the pieces that moved: of the pieces drawn at a place with a key, as many as went there, the
+// last drawn (where a place keeps its pieces in the order they came, the newest is last; pieces alike
+// at one place are one to the eye).
+function markLanded(ctx) {
+  for (const [id, nodes] of ctx.atLanded) {
+    nodes.slice(-ctx.landed.get(id)).forEach((node) => node.classList.add("last-move"));
+  }
+}
 
 // What happened since the viewer's own last move (a spectator: the last seat's run of moves), at most
 // the last dozen events so a long wait does not light up half the table.
@@ -131,9 +170,15 @@ function recentEvents(view) {
   const seats = log.map((e) => e.seat);
   let start;
   if (view.seat != null) {
-    const mine = seats.lastIndexOf(view.seat);
+    // On my decision, my seat's events at the end of the log came before it, not from my last move
+    // (Troika's tile flipped at the start of my turn, Tottarot's card drawn for me): look past them.
+    let end = log.length;
+    if (view.legal_actions && view.legal_actions.length) {
+      while (end > 0 && (seats[end - 1] === view.seat || seats[end - 1] == null)) end--;
+    }
+    const mine = end > 0 ? seats.lastIndexOf(view.seat, end - 1) : -1;
     // No one moved since my own move (I just moved, or it ended the round): show that move too.
-    const othersSince = seats.slice(mine + 1).some((seat) => seat != null);
+    const othersSince = seats.slice(mine + 1).some((seat) => seat != null && seat !== view.seat);
     start = mine >= 0 && !othersSince ? mine : mine + 1;
   } else {
     start = log.length;
@@ -159,6 +204,7 @@ function renderBoard(game, view, opts) {
   const ctx = boardContext(game, view, opts);
   const root = el("div", { class: `board board-${game}` });
   root.append(board.render(ctx));
+  markLanded(ctx);
   return { node: root, prompt: board.prompt ? board.prompt(ctx) : null, ctx };
 }
 

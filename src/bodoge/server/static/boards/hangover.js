@@ -39,14 +39,15 @@ BOARDS.hangover = {
     return ctx.T(`prompt_${ctx.view.phase}`);
   },
 
-  card(ctx, code, act) {
-    if (code == null) return el("div", { class: "card back small" }, "");
+  // A drink card lying at `place` ("trick:2", "hand:0"); face down without a code.
+  card(ctx, code, act, place) {
+    if (code == null) return ctx.name(el("div", { class: "card back small" }, ""), ctx.T("faceDown"), "?", place);
     const suit = code[0];
     const tri = code.endsWith("^");
     const num = code.replace("^", "").slice(1);
     const node = el(
       "div",
-      { class: `card s-${suit}`, dataset: { code }, title: code },
+      { class: `card s-${suit}`, dataset: { code, place }, title: code },
       el("span", {}, num),
       tri ? el("span", { class: "tri" }, "△") : el("span", { class: "tri" }, " "),
     );
@@ -60,7 +61,15 @@ BOARDS.hangover = {
   seatHand(ctx, p, seatView) {
     const you = seatView.you || {};
     const cards = [...(you.hand || []), ...(you.face_down || [])];
-    return el("div", { class: "cards" }, cards.map((code) => this.card(ctx, code)));
+    return el("div", { class: "cards" }, cards.map((code) => this.card(ctx, code, false, `hand:${p}`)));
+  },
+
+  // Where an event put what it moved (the last move's mark): a played card in its seat's place in the
+  // trick, a flipped snack in its seat's flipped snacks.
+  landed(e) {
+    if (e.type === "play") return [[`trick:${e.seat}`, e.card ?? "?"]];
+    if (e.type === "flip") return [[`flipped:${e.seat}`, e.card]];
+    return [];
   },
 
   value(code) {
@@ -89,7 +98,9 @@ BOARDS.hangover = {
     );
     // The trick on the table, with its sum against the drunk limit.
     const trick = el("div", { class: "cards" });
-    v.trick.forEach((c) => trick.append(el("div", { class: "played" }, this.card(ctx, c.card), el("div", { class: "small" }, ctx.seatName(c.seat)))));
+    v.trick.forEach((c) =>
+      trick.append(el("div", { class: "played" }, this.card(ctx, c.card, false, `trick:${c.seat}`), el("div", { class: "small" }, ctx.seatName(c.seat)))),
+    );
     const over = trickSum > v.drunk_limit;
     root.append(
       section(
@@ -136,7 +147,11 @@ BOARDS.hangover = {
         } else {
           for (let k = 0; k < s.columns[c]; k++) col.append(el("div", { class: "card back small" }, ""));
         }
-        flipped.forEach((f) => col.append(el("div", { class: "card small" }, el("small", {}, f.card), f.value > 0 ? `+${f.value}` : String(f.value))));
+        flipped.forEach((f) => {
+          const value = f.value > 0 ? `+${f.value}` : String(f.value);
+          const node = el("div", { class: "card small" }, el("small", {}, f.card), value);
+          col.append(ctx.name(node, `${T("flipped")}: ${f.card} ${value}`, f.card, `flipped:${p}`));
+        });
         cols.append(col);
       }
       const badge = s.status === "drinker" ? "ok" : s.status === "non_drinker" ? "" : "dim";
@@ -179,7 +194,7 @@ BOARDS.hangover = {
         );
       }
       const hand = v.you.hand.slice().sort((a, b) => this.SUITS[a[0]] - this.SUITS[b[0]] || this.value(a) - this.value(b) || a.length - b.length);
-      const handNode = el("div", { class: "cards" }, hand.map((c) => this.card(ctx, c, true)));
+      const handNode = el("div", { class: "cards" }, hand.map((c) => this.card(ctx, c, true, `hand:${v.seat}`)));
       const buttons = [
         ctx.button(T("declare"), "declare", "primary"),
         ctx.button(T("pass"), "pass"),
@@ -187,7 +202,7 @@ BOARDS.hangover = {
       ];
       root.append(section(bt("hand"), handNode, el("div", {}, buttons), el("div", { class: "muted small" }, T("triangle"))));
       if (v.you.face_down && v.you.face_down.length) {
-        root.append(section(T("faceDown"), el("div", { class: "cards" }, v.you.face_down.map((c) => this.card(ctx, c, true)))));
+        root.append(section(T("faceDown"), el("div", { class: "cards" }, v.you.face_down.map((c) => this.card(ctx, c, true, `hand:${v.seat}`)))));
       }
     }
     const end = v.is_terminal ? endExplanation(ctx, ["judge", "game_end"]) : endExplanation(ctx, ["judge"], T("judging"));

@@ -53,9 +53,26 @@ BOARDS.tokkuri = {
     return view;
   },
 
+  // Where an event put what it moved (the last move's mark), and where from: a placed or targeted
+  // tokkuri on the table (by its id), a drawn card into the hand, a passed one from hand to hand. A card
+  // played to drink, placed, or discarded left its hand: nothing of the same number lights there.
+  landed(e) {
+    if (e.type === "place") return [[`hand:${e.seat}`, e.card, -1], ["table", e.tokkuri]];
+    if (e.type === "target") return [["table", e.tokkuri]];
+    if (e.type === "drink") return [[`hand:${e.seat}`, e.card, -1]];
+    if (e.type === "steal") return [[`hand:${e.target}`, e.card, -1]];
+    if (e.type === "draw") return [[`hand:${e.seat}`, e.card]];
+    if (e.type === "gave") return [[`hand:${e.seat}`, e.card, -1], [`hand:${e.to}`, e.card]];
+    return [];
+  },
+
   seatHand(ctx, p, seatView) {
     const cards = (seatView.hand || []).map((code) =>
-      ctx.name(el("div", { class: "card small", dataset: { code } }, this.cardLabel(ctx, code)), `${ctx.T("card")} ${this.cardLabel(ctx, code)}`, code),
+      ctx.name(
+        el("div", { class: "card small", dataset: { code, place: `hand:${p}` } }, this.cardLabel(ctx, code)),
+        `${ctx.T("card")} ${this.cardLabel(ctx, code)}`,
+        code,
+      ),
     );
     return el("div", { class: "cards" }, cards);
   },
@@ -80,7 +97,7 @@ BOARDS.tokkuri = {
     );
     const node = el(
       "div",
-      { class: "bottle", title: `${t.id} · ${ctx.T("level")} ${t.level}/10`, dataset: { id: t.id } },
+      { class: "bottle", title: `${t.id} · ${ctx.T("level")} ${t.level}/10`, dataset: { id: t.id, place: "table" } },
       svg,
       el("span", { class: "blabel" }, t.id, t.card ? ` (${this.cardLabel(ctx, t.card)})` : ""),
     );
@@ -124,7 +141,11 @@ BOARDS.tokkuri = {
     if (v.seat != null) {
       const hand = el("div", { class: "cards" });
       (v.hand || []).forEach((code, i) => {
-        const card = el("div", { class: "card" + (self.selected === i ? " selected" : ""), dataset: { code } }, self.cardLabel(ctx, code));
+        const card = el(
+          "div",
+          { class: "card" + (self.selected === i ? " selected" : ""), dataset: { code, place: `hand:${v.seat}` } },
+          self.cardLabel(ctx, code),
+        );
         const uses = [`place ${code}`, `drink ${code}`, `give ${code}`].filter((x) => ctx.isLegal(x));
         if (code === "trouble") uses.push(...["place trouble"].filter((x) => ctx.isLegal(x) && !uses.includes(x)));
         const what = `${T("card")} ${self.cardLabel(ctx, code)}`;
@@ -135,7 +156,7 @@ BOARDS.tokkuri = {
           card.setAttribute("tabindex", "0");
           card.setAttribute("role", "button");
           card.dataset.act = `card ${code}`;
-          card.setAttribute("aria-label", what);
+          ctx.name(card, what, code);
           const pick = () => {
             self.selected = i;
             ctx.refresh();

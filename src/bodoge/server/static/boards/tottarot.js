@@ -34,8 +34,11 @@ BOARDS.tottarot = {
     return deck.find((c) => c.code === code) || { code, name_en: code, name_ja: code, points: 0, icon: null };
   },
 
-  card(ctx, code, inverted, small) {
-    if (code == null) return ctx.name(el("div", { class: "card back" + (small ? " small" : "") }, "?"), ctx.T("faceDown"));
+  // A fate card lying at `place` ("declared:1", "row:2", "discard"); face down without a code.
+  card(ctx, code, inverted, small, place) {
+    if (code == null) {
+      return ctx.name(el("div", { class: "card back" + (small ? " small" : "") }, "?"), ctx.T("faceDown"), "?", place);
+    }
     const info = this.cardInfo(ctx, code);
     const name = LANG === "ja" ? info.name_ja : info.name_en;
     const pts = inverted ? -info.points : info.points;
@@ -47,7 +50,21 @@ BOARDS.tottarot = {
       info.icon ? el("small", {}, "◆ " + pick(this.ICONS[info.icon] || info.icon)) : null,
       inverted ? el("small", { class: "muted" }, `(${pts > 0 ? "+" : ""}${pts})`) : null,
     );
-    return ctx.name(node, `${ctx.T("card")} ${name} ${pts > 0 ? "+" : ""}${pts}`, code);
+    return ctx.name(node, `${ctx.T("card")} ${name} ${pts > 0 ? "+" : ""}${pts}`, code, place);
+  },
+
+  // Where an event put what it moved (the last move's mark), and where from: a drawn or stolen fate in
+  // the seat's declared place (face down, "?", to those who do not know it), a discarded one from
+  // there onto the discard, the decided fates from there into their rows, a bid's chip.
+  landed(e) {
+    const declared = (p) => `declared:${p}`;
+    if (e.type === "draw" || e.type === "expose") return [[declared(e.seat), e.card ?? "?"]];
+    if (e.type === "steal") return [[declared(e.target), e.card ?? "?", -1], [declared(e.seat), e.card ?? "?"]];
+    if (e.type === "discard") return [[declared(e.seat), e.card, -1], ["discard", e.card]];
+    if (e.type === "decide") return (e.cards || []).flatMap((code, p) => [[declared(p), code, -1], [`row:${p}`, code]]);
+    if (e.type === "invert") return [[`row:${e.seat}`, e.card]];
+    if (e.type === "bid") return [[`bid:${e.seat}`, e.value ?? "?"]];
+    return [];
   },
 
   // A declared fate and a hidden bid are known to their seat.
@@ -80,12 +97,12 @@ BOARDS.tottarot = {
     const players = el("div", { class: "players" });
     for (let p = 0; p < v.players; p++) {
       const d = v.declared[p];
-      const declared = d.holds ? this.card(ctx, d.card, false) : el("div", { class: "muted small" }, T("none"));
+      const declared = d.holds ? this.card(ctx, d.card, false, false, `declared:${p}`) : el("div", { class: "muted small" }, T("none"));
       if (d.holds) ctx.bind(declared, `steal P${p}`, `${T("declared")}: ${ctx.who(p)}`);
       const bid = v.bids && v.bids[p] != null
-        ? el("span", { class: "token" }, String(v.bids[p]))
+        ? ctx.name(el("span", { class: "token" }, String(v.bids[p])), `${T("bid")} ${v.bids[p]}`, v.bids[p], `bid:${p}`)
         : v.has_bid[p]
-          ? el("span", { class: "token hidden", title: T("hidden") }, "?")
+          ? ctx.name(el("span", { class: "token hidden", title: T("hidden") }, "?"), `${T("bid")}: ${T("hidden")}`, "?", `bid:${p}`)
           : el("span", { class: "muted" }, T("none"));
       const tokens = el("span", { class: "tokens" });
       const unused = v.unused_tokens[p] || [];
@@ -97,7 +114,7 @@ BOARDS.tottarot = {
         else ctx.name(tok, what);
         tokens.append(tok);
       });
-      const row = el("div", { class: "rowcards" }, (v.rows[p] || []).map((c) => this.card(ctx, c.card, c.inverted, true)));
+      const row = el("div", { class: "rowcards" }, (v.rows[p] || []).map((c) => this.card(ctx, c.card, c.inverted, true, `row:${p}`)));
       const box = playerBox(
         ctx,
         p,
@@ -121,7 +138,7 @@ BOARDS.tottarot = {
       root.append(el("div", { class: "binfo" }, `${T("pending")}: ${v.pending_icons.map((x) => (typeof x === "string" ? pick(this.ICONS[x] || x) : `${ctx.seatName(x.seat)} ${pick(this.ICONS[x.icon] || x.icon)}`)).join(", ")}`));
     }
     if (v.discard && v.discard.length) {
-      root.append(section(T("discard"), el("div", { class: "rowcards" }, v.discard.map((c) => this.card(ctx, c, false, true)))));
+      root.append(section(T("discard"), el("div", { class: "rowcards" }, v.discard.map((c) => this.card(ctx, c, false, true, "discard")))));
     }
     root.append(el("p", { class: "muted small" }, T("icons")));
     const end = endExplanation(ctx, ["round_end", "game_end"]);

@@ -23,16 +23,30 @@ BOARDS.troika = {
     },
   },
 
-  // A tile; `where` (a term key, and the player `p` it belongs to) names it for screen readers.
+  // A tile; `where` (a term key, and the player `p` it belongs to) names it for screen readers, and
+  // says where it lies (its place, for the last move's mark).
   tile(ctx, n, act, where, p, extra) {
     const hue = Math.round(((n - 1) / 15) * 300);
     const what = ctx.T(where).replace("{n}", String(n)).replace("{p}", p == null ? "" : ctx.seatName(p));
+    const place = { inMine: "mine", inContainer: `container:${p}`, inHand: `hand:${ctx.seat}`, inHandOf: `hand:${p}` }[where];
     const node = el(
       "span",
-      { class: "tile" + (extra ? " " + extra : ""), style: { "--hue": hue }, title: what, dataset: { n } },
+      { class: "tile" + (extra ? " " + extra : ""), style: { "--hue": hue }, title: what, dataset: { n, place } },
       String(n),
     );
     return act ? ctx.bind(node, act, what) : ctx.name(node, what, n);
+  },
+
+  // Where an event put the tile it moved (the last move's mark), and where from: a taken tile from
+  // the mine into the taker's container, a drawn or dealt one into the hand, a flipped one face up into
+  // the mine, a returned one from the container into the mine, or from the hand into the pool.
+  landed(e) {
+    if (e.type === "take") return [["mine", e.tile, -1], [`container:${e.seat}`, e.tile]];
+    if (e.type === "draw" || e.type === "deal") return [[`hand:${e.seat}`, e.tile]];
+    if (e.type === "flip") return [["mine", e.tile]];
+    if (e.type === "return_container") return [[`container:${e.seat}`, e.tile, -1], ["mine", e.tile]];
+    if (e.type === "return_hand") return [[`hand:${e.seat}`, e.tile, -1]];
+    return [];
   },
 
   seatHand(ctx, p, seatView) {
