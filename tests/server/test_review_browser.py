@@ -79,3 +79,27 @@ def test_the_review_under_the_replay(
         assert page.evaluate(SMALL_TARGETS) == []
     assert errors == []
     context.close()
+
+
+def test_the_table_end_offers_the_review(browser: Any, live: ProcessServer) -> None:
+    """A finished table's result panel has "Review this game": one click asks the server for the
+    review and follows to the replay page, where it comes (nobody had asked for this table's yet)."""
+    with httpx.Client(base_url=live.url, timeout=30) as http:
+        table = create_table(http, "hangover", SEATS[:3])
+        table_id = table["id"]
+        deadline = time.monotonic() + 120
+        while http.get(f"/api/tables/{table_id}").json()["status"] != "over":
+            assert time.monotonic() < deadline
+            time.sleep(0.1)
+        assert http.get(f"/api/tables/{table_id}/review").json()["status"] == "none"
+    context = browser.new_context(viewport={"width": 1280, "height": 800})
+    page = context.new_page()
+    errors = watch_errors(page)
+    page.goto(f"{live.url}/t/{table_id}")
+    page.wait_for_selector("#review-link:visible")
+    assert page.inner_text("#review-link") == "Review this game"
+    page.click("#review-link")
+    page.wait_for_url(f"**/r/{table_id}")
+    page.wait_for_selector("#review-graph svg", timeout=120_000)  # asked by the click: no button needed
+    assert httpx.get(f"{live.url}/api/tables/{table_id}/review", timeout=30).json()["status"] == "done"
+    assert errors == []

@@ -643,6 +643,25 @@ function renderResult() {
   link.href = `/api/tables/${encodeURIComponent(TABLE_ID)}/record`;
   link.setAttribute("download", `bodoge-${view.game}-${TABLE_ID}.json`);
   document.getElementById("replay-link").href = `/r/${encodeURIComponent(TABLE_ID)}`;
+  document.getElementById("review-link").href = `/r/${encodeURIComponent(TABLE_ID)}`;
+}
+
+// "Review this game": ask the server for the review (made once per table, shared by everyone), then
+// follow the replay page, which shows its progress and then the graph. A refusal (too many reviews
+// asked from here, a full queue) is shown there too, with its button to ask again.
+async function askReview(event) {
+  event.preventDefault();
+  const link = event.currentTarget;
+  try {
+    await fetch(`/api/tables/${encodeURIComponent(TABLE_ID)}/review`, {
+      method: "POST",
+      headers: { "Content-Type": "application/json" },
+      body: "{}",
+    });
+  } catch {
+    // offline for a moment: the replay page asks again
+  }
+  window.location.href = link.href;
 }
 
 function render() {
@@ -665,6 +684,7 @@ async function start() {
   });
   document.getElementById("im-back").addEventListener("click", () => sendMessage({ type: "back" }));
   document.getElementById("play-again").addEventListener("click", () => sendMessage({ type: "rematch" }));
+  document.getElementById("review-link").addEventListener("click", askReview);
   document.getElementById("chat-form").addEventListener("submit", (e) => {
     e.preventDefault();
     const input = document.getElementById("chat-input");
