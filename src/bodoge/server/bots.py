@@ -314,30 +314,12 @@ class BotPool:
         self, worker: _Worker, task: tuple[Any, ...], legal: list[int], deadline: float
     ) -> tuple[int, str | None, bool]:
         """(action, why it is no good or None, whether the worker may be used again)."""
-        loop = asyncio.get_running_loop()
-        answer: asyncio.Future[Any] = loop.create_future()
-
-        def readable() -> None:
-            if answer.done():
-                return
-            try:
-                answer.set_result(worker.conn.recv())
-            except Exception as exc:  # the worker died
-                answer.set_exception(exc)
-
-        fd = -1
         try:
-            worker.conn.send((*task, secrets.randbits(64)))
-            fd = worker.conn.fileno()
-            loop.add_reader(fd, readable)
-            kind, value = await asyncio.wait_for(answer, max(0.0, deadline - time.monotonic()))
+            kind, value = await self._exchange(worker, (*task, secrets.randbits(64)), deadline)
         except TimeoutError:
             return -1, f"no answer within the time budget of {self.budget:g} s", False
         except Exception as exc:
             return -1, f"the bot worker failed: {exc or type(exc).__name__}", False
-        finally:
-            if fd >= 0:
-                loop.remove_reader(fd)
         if kind != "ok":
             return -1, f"the bot failed: {value}", True
         if value not in legal:

@@ -281,6 +281,8 @@ function clear(node) {
   return node;
 }
 
+// A JSON request to the server; an answer that is not ok throws an Error with the server's `detail`
+// as its message and the HTTP status as `status` (a 409 means a game still being played).
 async function api(path, options) {
   const response = await fetch(path, options);
   let body = null;
@@ -292,7 +294,9 @@ async function api(path, options) {
   if (!response.ok) {
     const detail = body && body.detail;
     const message = typeof detail === "string" ? detail : JSON.stringify(detail || response.statusText);
-    throw new Error(message);
+    const error = new Error(message);
+    error.status = response.status;
+    throw error;
   }
   return body;
 }

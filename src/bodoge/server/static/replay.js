@@ -27,16 +27,9 @@ function rNotice(text) {
   node.hidden = !text;
 }
 
-// An error that keeps the HTTP status: a 409 means the game is still being played.
-async function fetchPosition(seat, move) {
-  const response = await fetch(`/api/tables/${encodeURIComponent(REPLAY_ID)}/replay?move=${move}&seat=${encodeURIComponent(seat)}`);
-  const body = await response.json().catch(() => null);
-  if (!response.ok) {
-    const error = new Error((body && typeof body.detail === "string" && body.detail) || response.statusText);
-    error.status = response.status;
-    throw error;
-  }
-  return body;
+// One position of the game as a seat saw it (api's error keeps the status: 409, a game in play).
+function fetchPosition(seat, move) {
+  return api(`/api/tables/${encodeURIComponent(REPLAY_ID)}/replay?move=${move}&seat=${encodeURIComponent(seat)}`);
 }
 
 function position(seat, move) {

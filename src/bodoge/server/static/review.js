@@ -36,16 +36,9 @@ function rvOptionText(option) {
   return LANG === "ja" && option.text_ja ? option.text_ja : option.text;
 }
 
-async function rvRequest(method) {
+function rvRequest(method) {
   const options = method === "POST" ? { method, headers: { "Content-Type": "application/json" }, body: "{}" } : {};
-  const response = await fetch(`/api/tables/${encodeURIComponent(REPLAY_ID)}/review`, options);
-  const body = await response.json().catch(() => null);
-  if (!response.ok) {
-    const error = new Error((body && typeof body.detail === "string" && body.detail) || response.statusText);
-    error.status = response.status;
-    throw error;
-  }
-  return body;
+  return api(`/api/tables/${encodeURIComponent(REPLAY_ID)}/review`, options);
 }
 
 function rvTook(answer) {
