@@ -57,8 +57,13 @@ def test_the_review_under_the_replay(
     page.locator("#review-graph svg").scroll_into_view_if_needed()
     box = page.locator("#review-graph svg").bounding_box()
     assert box is not None
-    left, right = 38, 34  # review.js's margins (in the SVG's own units, one per CSS px)
-    x = box["x"] + left + target["move"] / review["actions"] * (box["width"] - left - right)
+    left, right = 38, 34  # review.js's margins, in the SVG's own units (its viewBox)
+    view_box = page.locator("#review-graph svg").get_attribute("viewBox")
+    assert view_box is not None
+    units = float(view_box.split()[2])
+    scale = box["width"] / units  # CSS px per unit: 1 unless the page scaled the graph
+    # the middle of the move's column, in the page's units, as review.js reads a click back
+    x = box["x"] + scale * (left + target["move"] / review["actions"] * (units - left - right))
     page.mouse.click(x, box["y"] + box["height"] / 2)
     page.wait_for_selector(f"#replay-pos[data-move='{target['move']}']")
     options = page.locator("#review-move .rv-options li")

@@ -29,7 +29,7 @@ def reviews_of(server: ThreadServer) -> Reviews:
     return reviews
 
 
-def finished_table(http: httpx.Client, seats: list[dict[str, Any]] = BOTS, timeout: float = 60) -> str:
+def finished_table(http: httpx.Client, seats: list[dict[str, Any]] = BOTS, timeout: float = 240) -> str:
     """A Hangover table of bots, played to its end (the bots play at once: no delay)."""
     table_id: str = create_table(http, "hangover", seats)["id"]
     deadline = time.monotonic() + timeout
