@@ -131,7 +131,7 @@ def test_the_queue_the_time_limit_and_the_rate_per_address_hold(tmp_path: Path) 
         failed = wait_review(http, a, timeout=30)
         assert failed["status"] == "failed"
         assert failed["error"] == "the review took longer than the server's limit of 2 s"
-        assert time.monotonic() - started < 12
+        assert time.monotonic() - started < 60  # stopped at its limit, not after its 5000 deals (minutes)
         assert ask(http, b).status_code == 202  # the address's second review
         assert wait_review(http, b, timeout=30)["status"] == "failed"
         too_many = ask(http, c)  # its third: past the rate
