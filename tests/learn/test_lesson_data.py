@@ -32,6 +32,11 @@ RULE_IDS: dict[str, list[str]] = {
         *(f"TK-5.{i}" for i in range(1, 8)),
         *(f"TK-6.{i}" for i in range(1, 7)),
     ],
+    "tottarot": [
+        *(f"TT-4.{i}" for i in range(1, 9)),
+        *(f"TT-5.{i}" for i in range(1, 6)),
+        *(f"TT-6.{i}" for i in range(1, 6)),
+    ],
 }
 
 GAMES = sorted(RULE_IDS)
