@@ -37,6 +37,23 @@ RULE_IDS: dict[str, list[str]] = {
         *(f"TT-5.{i}" for i in range(1, 6)),
         *(f"TT-6.{i}" for i in range(1, 6)),
     ],
+    "hangover": [
+        *("HO-4.1", "HO-4.2", "HO-4.3.1", "HO-4.3.2"),
+        *(f"HO-4.4.{i}" for i in range(1, 7)),
+        *("HO-4.5", "HO-4.6.1", "HO-4.6.2", "HO-4.6.3", "HO-4.7", "HO-4.8"),
+        *(
+            "HO-5.1",
+            "HO-5.2.1",
+            "HO-5.2.2",
+            "HO-5.2.3",
+            "HO-5.2.4",
+            "HO-5.3.1",
+            "HO-5.3.2",
+            "HO-5.4",
+            "HO-5.5",
+        ),
+        *(f"HO-6.{i}" for i in range(1, 7)),
+    ],
 }
 
 GAMES = sorted(RULE_IDS)
