@@ -54,6 +54,14 @@ RULE_IDS: dict[str, list[str]] = {
         ),
         *(f"HO-6.{i}" for i in range(1, 7)),
     ],
+    "troika": [
+        *(f"TR-4.{i}" for i in range(1, 7)),
+        *("TR-5.1", "TR-5.2", "TR-5.3"),
+        *(f"TR-5.4.{i}" for i in range(1, 6)),
+        *(f"TR-5.5.{i}" for i in range(1, 5)),
+        *("TR-5.6", "TR-5.7"),
+        *(f"TR-6.{i}" for i in range(1, 8)),
+    ],
 }
 
 GAMES = sorted(RULE_IDS)
