@@ -44,6 +44,7 @@ from bodoge.server.guard import (
     parse_json,
     quiet_bad_frames,
 )
+from bodoge.server.lessons import router as lessons_router
 from bodoge.server.metrics import Metrics, MetricsListener, ServerErrors
 from bodoge.server.replays import replay_answer
 from bodoge.server.reviews import ReviewRefused, Reviews, answer_text
@@ -239,7 +240,16 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
     async def replay_page(table_id: str) -> FileResponse:
         return FileResponse(STATIC / "replay.html")
 
+    @app.get("/learn/{game}", include_in_schema=False)
+    async def learn_page(game: str) -> FileResponse:
+        return FileResponse(STATIC / "learn.html")
+
+    @app.get("/rules/{game}", include_in_schema=False)
+    async def rules_page(game: str) -> FileResponse:
+        return FileResponse(STATIC / "rules.html")
+
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
+    app.include_router(lessons_router())  # learning to play (server/lessons.py, docs/learn.md)
 
     @app.get("/api/health")
     async def health(request: Request) -> dict[str, Any]:
