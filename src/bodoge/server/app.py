@@ -44,7 +44,7 @@ from bodoge.server.guard import (
     parse_json,
     quiet_bad_frames,
 )
-from bodoge.server.hints import creation_refusal, hint_for
+from bodoge.server.hints import creation_refusal, hint_for, hints_refusal
 from bodoge.server.lessons import router as lessons_router
 from bodoge.server.metrics import Metrics, MetricsListener, ServerErrors
 from bodoge.server.replays import replay_answer
@@ -349,7 +349,9 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
 
     @app.get("/api/tables/{table_id}")
     async def get_table(request: Request, table_id: str) -> dict[str, Any]:
-        return (await table_or_404(request, table_id)).summary()
+        runtime = await table_or_404(request, table_id)
+        # `hints`: a practice table, whose person may ask for hints (server/hints.py)
+        return dict(runtime.summary(), hints=hints_refusal(runtime.row) is None)
 
     @app.get("/api/tables/{table_id}/record")
     async def get_record(request: Request, table_id: str) -> JSONResponse:
