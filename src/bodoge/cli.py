@@ -387,6 +387,38 @@ def play(
     raise typer.Exit(130 if ending is terminal.Ending.INTERRUPTED else 0)
 
 
+@app.command()
+def learn(
+    game: GameName,
+    lesson: Annotated[
+        str | None, typer.Option(help="The lesson's id (the game's first lesson if omitted).")
+    ] = None,
+    lang: Annotated[str, typer.Option(help="Language of the lesson: en or ja.")] = "en",
+) -> None:
+    """Learn a game by a lesson: the coach explains, you play the moves it asks for.
+
+    Your move is typed as in bodoge play (a number from the list, or the move's text); another move
+    than the lesson's is refused with a hint. The other players' moves are played for them.
+    The same lessons are at /learn/GAME of bodoge serve.
+    """
+    from bodoge.learn import Coach, find_lesson, load_lessons
+    from bodoge.learn.terminal import LessonSession
+
+    if lang not in ("en", "ja"):
+        _fail(f"--lang takes en or ja, not {lang!r}")
+    try:
+        lessons = load_lessons(game)
+        if not lessons:
+            _fail(f"{game} has no lessons yet")
+        chosen = lessons[0] if lesson is None else find_lesson(game, lesson)
+    except BodogeError as exc:
+        _fail(str(exc))
+    terminal.read_any_bytes(sys.stdin)
+    ending = LessonSession(console, Coach(chosen), lang).run()
+    if ending is terminal.Ending.INTERRUPTED:
+        raise typer.Exit(130)
+
+
 def _save_record(record: dict[str, Any], path: Path, said: str) -> None:
     """Write the record to `path` and say so in one line (`said`, with the path for {path})."""
     text = json.dumps(record, ensure_ascii=False, indent=1) + "\n"

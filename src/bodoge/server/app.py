@@ -44,6 +44,8 @@ from bodoge.server.guard import (
     parse_json,
     quiet_bad_frames,
 )
+from bodoge.server.hints import creation_refusal, hint_for, hints_refusal
+from bodoge.server.lessons import router as lessons_router
 from bodoge.server.metrics import Metrics, MetricsListener, ServerErrors
 from bodoge.server.replays import replay_answer
 from bodoge.server.reviews import ReviewRefused, Reviews, answer_text
@@ -122,6 +124,14 @@ class CreateTableIn(BaseModel):
     seats: list[SeatIn] = Field(max_length=16)
     clock: ClockIn | None = None
     standin: str | None = Field(default=None, max_length=200)
+    # A practice table: its one person may ask for hints (server/hints.py).
+    hints: bool = Field(default=False, strict=True)
+
+
+class HintIn(BaseModel):
+    model_config = ConfigDict(strict=True, extra="forbid")
+
+    token: str = Field(max_length=200)
 
 
 def client_address(request: Request | WebSocket) -> str:
@@ -239,7 +249,16 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
     async def replay_page(table_id: str) -> FileResponse:
         return FileResponse(STATIC / "replay.html")
 
+    @app.get("/learn/{game}", include_in_schema=False)
+    async def learn_page(game: str) -> FileResponse:
+        return FileResponse(STATIC / "learn.html")
+
+    @app.get("/rules/{game}", include_in_schema=False)
+    async def rules_page(game: str) -> FileResponse:
+        return FileResponse(STATIC / "rules.html")
+
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
+    app.include_router(lessons_router())  # learning to play (server/lessons.py, docs/learn.md)
 
     @app.get("/api/health")
     async def health(request: Request) -> dict[str, Any]:
@@ -296,6 +315,11 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
         settings: dict[str, Any] = {"clock": None if body.clock is None else body.clock.model_dump()}
         if body.standin is not None:
             settings["standin"] = body.standin
+        if body.hints:
+            refusal = creation_refusal([s.model_dump() for s in body.seats])
+            if refusal is not None:
+                raise HTTPException(400, refusal)
+            settings["hints"] = True
         try:
             runtime, tokens = await manager.create(
                 body.game,
@@ -325,7 +349,9 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
 
     @app.get("/api/tables/{table_id}")
     async def get_table(request: Request, table_id: str) -> dict[str, Any]:
-        return (await table_or_404(request, table_id)).summary()
+        runtime = await table_or_404(request, table_id)
+        # `hints`: a practice table, whose person may ask for hints (server/hints.py)
+        return dict(runtime.summary(), hints=hints_refusal(runtime.row) is None)
 
     @app.get("/api/tables/{table_id}/record")
     async def get_record(request: Request, table_id: str) -> JSONResponse:
@@ -416,6 +442,28 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
             status_code=200 if row.status == "done" else 202,
             media_type="application/json",
         )
+
+    @app.post("/api/tables/{table_id}/hint")
+    async def ask_hint(request: Request, table_id: str) -> dict[str, Any]:
+        """The bots' preferred moves at the seat's decision, ranked (server/hints.py): only at a
+        practice table (`hints`, one person); the body is {"token": the seat's token}."""
+        media = request.headers.get("content-type", "").split(";")[0].strip().lower()
+        if media != "application/json":
+            raise HTTPException(415, 'a hint is asked with a JSON body {"token": ...} (application/json)')
+        try:
+            body = HintIn.model_validate(parse_json(await request.body()))
+        except BadInput as exc:
+            raise HTTPException(422, str(exc)) from None
+        except ValidationError as exc:
+            raise RequestValidationError(exc.errors(include_url=False, include_context=False)) from None
+        runtime = await table_or_404(request, table_id)
+        seat = runtime.seat_of(body.token)
+        if seat is None:
+            raise HTTPException(403, "that token opens no seat here: hints are for the table's person")
+        try:
+            return await hint_for(runtime, seat)
+        except ActionError as exc:
+            raise HTTPException(409 if exc.code == "not_your_turn" else 403, exc.message) from None
 
     @app.websocket("/ws/tables/{table_id}")
     async def table_socket(websocket: WebSocket, table_id: str) -> None:
@@ -569,6 +617,8 @@ async def play_socket(
             elif kind == "action":
                 if await _action(runtime, conn, message):
                     metrics.action_seconds.observe(time.perf_counter() - received)
+            elif kind == "hint":
+                _ask_hint(runtime, conn)
             elif kind in SEAT_MESSAGES:
                 await _seat_message(runtime, conn, message, guard, limits, address)
             elif kind == "sync":
@@ -625,6 +675,28 @@ async def _action(runtime: TableRuntime, conn: Connection, message: dict[str, An
         conn.push("error", _error(exc.code, exc.message, action=_echo(action)))
         return False
     return True
+
+
+_hinting: dict[str, asyncio.Task[None]] = {}  # connection id -> its hint being worked out
+
+
+def _ask_hint(runtime: TableRuntime, conn: Connection) -> None:
+    """One hint at a time per connection (each takes a bot worker a moment); answered when ready,
+    without holding up the reading of its other messages."""
+    if conn.id in _hinting:
+        conn.push("error", _error("hint_busy", "a hint is being worked out already; wait for it"))
+        return
+    task = asyncio.create_task(_hint(runtime, conn))
+    _hinting[conn.id] = task
+    task.add_done_callback(lambda _t: _hinting.pop(conn.id, None))
+
+
+async def _hint(runtime: TableRuntime, conn: Connection) -> None:
+    """Answer a hint message (server/hints.py) when it is ready, without holding up the reading."""
+    try:
+        conn.push("hint", dumps(await hint_for(runtime, conn.seat)))
+    except ActionError as exc:
+        conn.push("error", _error(exc.code, exc.message))
 
 
 SEAT_MESSAGES = ("back", "chat", "rematch", "name")

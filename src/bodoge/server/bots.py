@@ -40,6 +40,7 @@ class BotMove:
 
 
 REVIEW = "review"  # a task ("review", unit): one decision of a game review
+HINT = "hint"  # a task ("hint", unit): the ranked moves of a practice table's hint (bodoge.learn.hints)
 
 
 def _worker_main(conn: multiprocessing.connection.Connection, preload: Sequence[str]) -> None:
@@ -72,6 +73,14 @@ def _worker_main(conn: multiprocessing.connection.Connection, preload: Sequence[
                 from bodoge.analysis.review import review_decision
 
                 conn.send(("ok", review_decision(task[1])))
+            except Exception as exc:
+                conn.send(("error", f"{type(exc).__name__}: {exc}"))
+            continue
+        if len(task) == 2 and task[0] == HINT:
+            try:
+                from bodoge.learn.hints import hint_task
+
+                conn.send(("ok", hint_task(task[1])))
             except Exception as exc:
                 conn.send(("error", f"{type(exc).__name__}: {exc}"))
             continue
@@ -248,7 +257,13 @@ class BotPool:
         log.warning("bot %s: %s; playing a random legal action", spec, reason)
         return BotMove(random.SystemRandom().choice(legal), reason)
 
-    async def review(self, unit: dict[str, Any], deadline: float) -> dict[str, Any]:
+    async def hint(self, unit: dict[str, Any], deadline: float) -> list[dict[str, Any]]:
+        """A practice table's hint (`bodoge.learn.hints.hint_task`) on the next free worker, by
+        `deadline`; ReviewFailed if it fails or the time is up."""
+        value = await self.review(unit, deadline, HINT)
+        return list(value)
+
+    async def review(self, unit: dict[str, Any], deadline: float, kind_: str = REVIEW) -> Any:
         """One decision of a game review (`analysis.review.review_decision`) on the next free worker,
         by `deadline` (time.monotonic()); ReviewFailed if it fails or the time is up (a worker still
         at it is killed and replaced). A bot's move waiting for a worker is served first: the idle
@@ -262,7 +277,7 @@ class BotPool:
         except TimeoutError:
             raise ReviewFailed("the review's time is up (no worker was free)") from None
         try:
-            kind, value = await self._exchange(worker, (REVIEW, unit), deadline)
+            kind, value = await self._exchange(worker, (kind_, unit), deadline)
         except TimeoutError:
             await self._retire(worker)
             raise ReviewFailed("the review's time is up") from None
@@ -273,8 +288,9 @@ class BotPool:
             await self._retire(worker)
             raise ReviewFailed(f"the worker failed: {exc or type(exc).__name__}") from None
         self._idle.put_nowait(worker)
-        if kind != "ok" or not isinstance(value, dict):
-            raise ReviewFailed(f"reviewing move {unit.get('move')} failed: {value}")
+        if kind != "ok" or not isinstance(value, dict if kind_ == REVIEW else list):
+            what = "reviewing move" if kind_ == REVIEW else "the hint at move"
+            raise ReviewFailed(f"{what} {unit.get('move')} failed: {value}")
         return value
 
     async def _retire(self, worker: _Worker) -> None:

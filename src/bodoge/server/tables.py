@@ -32,7 +32,7 @@ log = logging.getLogger("bodoge.server")
 
 
 # The fields of a table beside its options (POST /api/tables): no option may be named as one.
-TABLE_FIELDS = ("game", "players", "options", "seats", "name", "seed", "clock", "standin")
+TABLE_FIELDS = ("game", "players", "options", "seats", "name", "seed", "clock", "standin", "hints")
 
 
 class TableBusy(Exception):
@@ -409,7 +409,9 @@ class TableManager:
             if moved.get("name") == f"P{old}":  # a default name follows the seat number
                 moved["name"] = None
             seats[new], hashes[new] = moved, row.token_hashes[old]
-        settings: dict[str, Any] = {k: row.settings[k] for k in ("clock", "standin") if k in row.settings}
+        settings: dict[str, Any] = {
+            k: row.settings[k] for k in ("clock", "standin", "hints") if k in row.settings
+        }
         settings["rematch_of"] = row.id
         try:
             runtime, _tokens = await self.create(

@@ -322,6 +322,9 @@ function renderGameList() {
         "details",
         { class: "game-rules", dataset: { game: game.name } },
         el("summary", {}, el("strong", {}, pick(game.title)), ` — ${game.min_players}–${game.max_players} ${t("players")}`),
+        el("p", { class: "learn-links" },
+          el("a", { href: `/learn/${game.name}`, class: "learn-link" }, pick({ en: "Learn to play", ja: "遊び方を学ぶ" })),
+          el("a", { href: `/rules/${game.name}` }, pick({ en: "Illustrated rules", ja: "図解ルール" }))),
         el("pre", { class: "rules" }, pick(game.rules)),
       ),
     );

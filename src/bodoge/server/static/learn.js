@@ -1,0 +1,262 @@
+// The lesson page (/learn/GAME): a coach beside the real board. The server steps the lesson
+// (POST /api/games/GAME/lessons/ID/step with the lesson's moves so far): this page keeps only where it
+// is, and draws the learner's view with the game's board. docs/learn.md.
+"use strict";
+
+Object.assign(STRINGS.en, {
+  learnTitle: "Learn to play",
+  learnLesson: "Lesson",
+  learnStep: "Step {i} of {n}",
+  learnBack: "Back",
+  learnNext: "Next",
+  learnRestart: "Restart",
+  learnYourMove: "Your move: play it on the board or with the buttons below it.",
+  learnWatch: "Press Next to see this move played.",
+  learnDone: "Lesson complete!",
+  learnPractice: "Play a practice game",
+  learnPracticeBusy: "Making the table…",
+  learnRules: "Rules taught",
+  learnRulesLink: "Illustrated rules",
+  learnNoLessons: "This game has no lessons yet.",
+  learnNoGame: "There is no such game.",
+  learnChoices: "Your choices",
+  learnWellPlayed: "Well played.",
+});
+Object.assign(STRINGS.ja, {
+  learnTitle: "遊び方を学ぶ",
+  learnLesson: "レッスン",
+  learnStep: "ステップ {i} / {n}",
+  learnBack: "戻る",
+  learnNext: "次へ",
+  learnRestart: "最初から",
+  learnYourMove: "あなたの番です。盤面か、その下のボタンで選んでください。",
+  learnWatch: "「次へ」を押すと、この手が指されます。",
+  learnDone: "レッスン完了！",
+  learnPractice: "練習対局をする",
+  learnPracticeBusy: "卓を用意しています…",
+  learnRules: "このステップのルール",
+  learnRulesLink: "図解ルール",
+  learnNoLessons: "このゲームにはまだレッスンがありません。",
+  learnNoGame: "そのゲームはありません。",
+  learnChoices: "選べる手",
+  learnWellPlayed: "その通りです。",
+});
+
+const GAME = decodeURIComponent(location.pathname.split("/")[2] || "");
+let gameInfo = null;
+let lessons = [];
+let lesson = null;
+let index = 0; // the step shown
+let view = null; // the learner's view at that step
+let pending = "";
+let feedback = null; // {ok, message} of the last try
+let busy = false;
+
+function fmt(key, fields) {
+  return t(key).replace(/\{(\w+)\}/g, (_, k) => String(fields[k]));
+}
+
+function seatName(p) {
+  return `P${p}`;
+}
+
+// The lesson's moves before step i: every step's `expect`, in order.
+function movesBefore(i) {
+  return lesson.steps.slice(0, i).map((s) => s.expect).filter((a) => a != null);
+}
+
+function learnersStep(step) {
+  return step && step.expect != null && step.mover === lesson.seat;
+}
+
+async function stepRequest(body) {
+  return api(`/api/games/${encodeURIComponent(GAME)}/lessons/${encodeURIComponent(lesson.id)}/step`, {
+    method: "POST",
+    headers: { "Content-Type": "application/json" },
+    body: JSON.stringify(body),
+  });
+}
+
+async function show(i) {
+  index = Math.max(0, Math.min(i, lesson.steps.length));
+  pending = "";
+  const shownAt = index;
+  const answer = await stepRequest({ actions: movesBefore(Math.min(index, lesson.steps.length)) });
+  if (shownAt !== index) return; // a newer step was asked meanwhile
+  view = answer.view;
+  render();
+}
+
+async function tryMove(actionId) {
+  const step = lesson.steps[index];
+  if (busy || !learnersStep(step)) return;
+  busy = true;
+  pending = "";
+  try {
+    const answer = await stepRequest({ actions: movesBefore(index), move: actionId });
+    feedback = { ok: answer.accepted, message: answer.message };
+    if (answer.accepted) {
+      await show(index + 1);
+    } else {
+      view = answer.view; // unchanged: the same position again
+      render();
+    }
+  } catch (e) {
+    notice(e.message);
+  } finally {
+    busy = false;
+  }
+}
+
+function notice(text) {
+  const box = document.getElementById("notice");
+  box.textContent = text;
+  box.hidden = !text;
+}
+
+function setPending(text) {
+  pending = text;
+  renderBoardPanel();
+}
+
+function render() {
+  const n = lesson.steps.length;
+  const done = index >= n;
+  const step = done ? null : lesson.steps[index];
+  document.getElementById("lesson-title").textContent = pick(lesson.title);
+  document.getElementById("progress").textContent = done ? t("learnDone") : fmt("learnStep", { i: index + 1, n });
+  document.getElementById("meter").style.setProperty("width", `${Math.round((100 * Math.min(index, n)) / n)}%`);
+  document.getElementById("say").textContent = step ? pick(step.say) : "";
+  const cited = clear(document.getElementById("rules-cited"));
+  cited.hidden = !(step && step.rules.length);
+  if (step && step.rules.length) {
+    cited.append(`${t("learnRules")}: `, ...step.rules.map((r) => el("span", { class: "rule-chip" }, r)));
+  }
+  const fb = document.getElementById("feedback");
+  fb.hidden = !feedback;
+  if (feedback) {
+    fb.textContent = feedback.ok ? t("learnWellPlayed") : pick(feedback.message);
+    fb.classList.toggle("ok", !!feedback.ok);
+  }
+  const mine = learnersStep(step);
+  const yourMove = document.getElementById("your-move");
+  yourMove.hidden = !(mine || (step && step.expect != null));
+  yourMove.textContent = mine ? t("learnYourMove") : t("learnWatch");
+  document.getElementById("back").disabled = index === 0;
+  const next = document.getElementById("next");
+  next.disabled = done || mine;
+  next.hidden = done;
+  document.getElementById("done").hidden = !done;
+  renderBoardPanel();
+}
+
+function renderBoardPanel() {
+  const box = clear(document.getElementById("board"));
+  const step = lesson.steps[index];
+  const mine = learnersStep(step);
+  const drawn = view && BOARDS[GAME]
+    ? renderBoard(GAME, view, { seatName, send: tryMove, pending, setPending, readOnly: !mine || busy })
+    : null;
+  if (drawn) box.append(drawn.node);
+  box.dataset.step = String(index);
+  const prompt = document.getElementById("board-prompt");
+  prompt.textContent = !view ? "" : view.is_terminal ? t("gameOver")
+    : mine ? `${t("yourDecision")}: ${(drawn && drawn.prompt) || decisionText(view)}`
+      : `${t("waitingFor")} ${seatName(view.current_player)}`;
+  prompt.classList.toggle("my-turn", !!mine);
+  const pend = clear(document.getElementById("board-pending"));
+  pend.hidden = !pending;
+  if (pending) {
+    pend.append(el("span", {}, `${bt("chosen")}: `, el("strong", {}, pending)), " ",
+      el("button", { type: "button", class: "board-btn", onclick: () => setPending("") }, bt("cancel")));
+  }
+  // Every legal move as a button too: a board need not make each one clickable, and a wrong one
+  // must be possible to try (the coach answers it with the step's hint).
+  if (mine && view.legal_actions) {
+    const list = el("div", { class: "actions learn-actions", "aria-label": t("learnChoices") });
+    for (const action of view.legal_actions) {
+      if (pending && !(action.text === pending || action.text.startsWith(pending + " "))) continue;
+      list.append(el("button", {
+        type: "button", class: "learn-act", dataset: { text: action.text },
+        onclick: () => tryMove(action.id),
+      }, LANG === "ja" && action.text_ja ? action.text_ja : action.text));
+    }
+    box.append(el("p", { class: "small" }, t("learnChoices")), list);
+  }
+}
+
+async function practice() {
+  const button = document.getElementById("practice");
+  const error = document.getElementById("practice-error");
+  button.disabled = true;
+  button.textContent = t("learnPracticeBusy");
+  error.hidden = true;
+  const players = lesson.players || gameInfo.default_players;
+  const seats = [];
+  for (let p = 0; p < players; p++) seats.push(p === 0 ? { kind: "human" } : { kind: "bot", spec: "heuristic" });
+  try {
+    const made = await api("/api/tables", {
+      method: "POST",
+      headers: { "Content-Type": "application/json" },
+      body: JSON.stringify({ game: GAME, players, seats, hints: true }),
+    });
+    location.href = made.seats[0].join_url;
+  } catch (e) {
+    error.textContent = e.message;
+    error.hidden = false;
+    button.disabled = false;
+    button.textContent = t("learnPractice");
+  }
+}
+
+function chooseLesson(id) {
+  lesson = lessons.find((l) => l.id === id) || lessons[0];
+  feedback = null;
+  const url = new URL(location.href);
+  url.searchParams.set("lesson", lesson.id);
+  history.replaceState(null, "", url);
+  show(0).catch((e) => notice(e.message));
+}
+
+function renderTitle() {
+  document.getElementById("title").textContent = `${t("learnTitle")}: ${gameInfo ? pick(gameInfo.title) : GAME}`;
+  document.title = `bodoge: ${t("learnTitle")}`;
+  const select = document.getElementById("lesson-select");
+  const chosen = lesson ? lesson.id : null;
+  clear(select);
+  for (const l of lessons) select.append(el("option", { value: l.id }, pick(l.title)));
+  if (chosen) select.value = chosen;
+  document.getElementById("lesson-pick").hidden = lessons.length < 2;
+}
+
+async function start() {
+  setupLangSwitch();
+  document.getElementById("rules-link").href = `/rules/${encodeURIComponent(GAME)}`;
+  document.getElementById("back").addEventListener("click", () => { feedback = null; show(index - 1); });
+  document.getElementById("next").addEventListener("click", () => { feedback = null; show(index + 1); });
+  document.getElementById("restart").addEventListener("click", () => { feedback = null; show(0); });
+  document.getElementById("practice").addEventListener("click", practice);
+  document.getElementById("lesson-select").addEventListener("change", (e) => chooseLesson(e.target.value));
+  onLangChange(() => { renderTitle(); if (lesson && view) render(); });
+  try {
+    const games = await api("/api/games");
+    gameInfo = games.find((g) => g.name === GAME) || null;
+    if (!gameInfo) {
+      notice(t("learnNoGame"));
+      return;
+    }
+    lessons = await api(`/api/games/${encodeURIComponent(GAME)}/lessons`);
+  } catch (e) {
+    notice(e.message);
+    return;
+  }
+  renderTitle();
+  if (!lessons.length) {
+    notice(t("learnNoLessons"));
+    return;
+  }
+  chooseLesson(new URLSearchParams(location.search).get("lesson"));
+  renderTitle();
+}
+
+start();

@@ -1,0 +1,121 @@
+"""The lesson page, the illustrated rules and the Hint button, in Chromium (Playwright), on a live
+server reading the lessons of tests/learn/fixtures."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+
+pytest.importorskip("fastapi", reason="the server extra is not installed (pip install -e '.[server]')")
+
+from browser_support import ARGS, CHROMIUM, sync_api, watch_errors
+from server_helpers import ThreadServer, make_config
+
+DESKTOP = {"width": 1280, "height": 800}
+PHONE = {"width": 390, "height": 844}
+
+
+@pytest.fixture(scope="module")
+def live(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ThreadServer]:
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setenv("BODOGE_LESSONS_DIR", str(Path(__file__).parent / "fixtures"))
+        db = tmp_path_factory.mktemp("learnweb") / "bodoge.db"
+        with ThreadServer(make_config(f"sqlite:///{db}")) as server:
+            yield server
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    with sync_api.sync_playwright() as p:
+        b = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        yield b
+        b.close()
+
+
+def open_page(browser: Any, url: str, lang: str, viewport: dict[str, int]) -> tuple[Any, Any, list[str]]:
+    ctx = browser.new_context(viewport=viewport)
+    ctx.add_init_script(f"localStorage.setItem('bodoge.lang', '{lang}')")
+    page = ctx.new_page()
+    errors = watch_errors(page)
+    page.goto(url)
+    return ctx, page, errors
+
+
+@pytest.mark.parametrize(("lang", "viewport"), [("en", DESKTOP), ("ja", PHONE)])
+def test_a_lesson_completes_by_following_its_prompts(
+    browser: Any, live: ThreadServer, lang: str, viewport: dict[str, int]
+) -> None:
+    (lesson,) = httpx.get(f"{live.url}/api/games/troika/lessons").json()
+    ctx, page, errors = open_page(browser, f"{live.url}/learn/troika", lang, viewport)
+    try:
+        for i, step in enumerate(lesson["steps"]):
+            page.wait_for_selector(f"#board[data-step='{i}']")
+            assert page.text_content("#say") == step["say"][lang]
+            if step["expect"] is not None and step["mover"] == lesson["seat"]:
+                assert page.is_disabled("#next")  # the learner plays this one
+                # A wrong move is refused with the hint, and the step stays.
+                page.click("button.learn-act[data-text='draw']")
+                page.wait_for_selector("#feedback:not([hidden])")
+                assert page.text_content("#feedback") == step["hint"][lang]
+                assert page.get_attribute("#board", "data-step") == str(i)
+                page.click(f"button.learn-act[data-text='{step['expect']}']")
+            else:
+                page.click("#next")
+        page.wait_for_selector("#done:not([hidden])")
+        assert page.is_visible("#practice")
+        assert errors == []
+    finally:
+        ctx.close()
+
+
+@pytest.mark.parametrize("lang", ["en", "ja"])
+def test_the_illustrated_rules_draw_the_lessons_positions(
+    browser: Any, live: ThreadServer, lang: str
+) -> None:
+    ctx, page, errors = open_page(browser, f"{live.url}/rules/tokkuri", lang, PHONE)
+    try:
+        page.wait_for_selector("#figures[data-ready='1']")
+        figure = page.locator(".rules-figure").first
+        assert figure.locator(".board").count() == 1
+        assert "TK-4.1" in figure.text_content()
+        assert page.text_content("#rules-text").strip()
+        assert errors == []
+    finally:
+        ctx.close()
+
+
+def test_the_practice_game_has_a_hint_button(browser: Any, live: ThreadServer) -> None:
+    ctx, page, errors = open_page(browser, f"{live.url}/learn/tottarot", "en", DESKTOP)
+    try:
+        page.wait_for_selector("#board[data-step='0']")
+        page.click("#next")
+        page.wait_for_selector("#board[data-step='1']")
+        page.click("button.learn-act[data-text='bid 2']")
+        for _ in range(3):
+            page.click("#next")
+        page.click("#next")
+        page.wait_for_selector("#done:not([hidden])")
+        page.click("#practice")
+        page.wait_for_url("**/t/**")
+        page.wait_for_selector("#hint-button")
+        assert page.is_visible("a#learn-link") or page.locator("a#learn-link").count() == 1
+        page.click("#hint-button")
+        page.wait_for_selector("#hint-box li", timeout=60_000)
+        assert "bid" in page.text_content("#hint-box")
+        assert errors == []
+    finally:
+        ctx.close()
+
+
+def test_the_lobby_links_every_game_to_its_lesson(browser: Any, live: ThreadServer) -> None:
+    ctx, page, _errors = open_page(browser, live.url, "en", DESKTOP)
+    try:
+        page.wait_for_selector("a.learn-link", state="attached")  # inside each game's folded rules
+        hrefs = {a.get_attribute("href") for a in page.query_selector_all("a.learn-link")}
+        assert {"/learn/hangover", "/learn/tokkuri", "/learn/tottarot", "/learn/troika"} <= hrefs
+    finally:
+        ctx.close()
