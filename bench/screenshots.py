@@ -56,13 +56,13 @@ def free_port() -> int:
 class Server:
     """`bodoge serve` on a fresh database, for the run."""
 
-    def __init__(self, tmp: Path) -> None:
+    def __init__(self, tmp: Path, bot_delay: float = 0.05) -> None:
         self.port = free_port()
         self.url = f"http://127.0.0.1:{self.port}"
         log = (tmp / "serve.log").open("ab")
         self.process = subprocess.Popen(
             [sys.executable, "-m", "bodoge.cli", "serve", "--host", "127.0.0.1", "--port", str(self.port),
-             "--db", f"sqlite:///{tmp / 'shots.db'}", "--bot-delay", "0.05", "--bot-workers", "1"],
+             "--db", f"sqlite:///{tmp / 'shots.db'}", "--bot-delay", str(bot_delay), "--bot-workers", "1"],
             stdout=log, stderr=subprocess.STDOUT, env=dict(os.environ, PYTHONUNBUFFERED="1"),
         )  # fmt: skip
         deadline = time.monotonic() + 60
