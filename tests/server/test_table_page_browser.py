@@ -38,14 +38,17 @@ def live(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ProcessServer]:
     server.stop()
 
 
-def open_page(browser: Any, url: str, size: tuple[int, int], lang: str = "en") -> tuple[Any, list[str]]:
+def open_page(
+    browser: Any, url: str, size: tuple[int, int], lang: str = "en", table: bool = True
+) -> tuple[Any, list[str]]:
     context = browser.new_context(viewport={"width": size[0], "height": size[1]}, locale="en-US")
     context.add_init_script(f"localStorage.setItem('bodoge.lang', '{lang}')")
     page = context.new_page()
     page.set_default_timeout(30_000)
     errors = watch_errors(page)
     page.goto(url)
-    page.wait_for_selector("#status[data-state='live']")
+    if table:
+        page.wait_for_selector("#status[data-state='live']")
     return page, errors
 
 
@@ -242,3 +245,51 @@ def test_the_screenshots_script_is_documented() -> None:
     """bench/screenshots.py is run by hand: the docs say how."""
     docs = (Path(__file__).parents[2] / "docs" / "playing.md").read_text()
     assert "bench/screenshots.py" in docs
+
+
+# -- Japanese everywhere ---------------------------------------------------------------------------
+
+VISIBLE_TEXT = """() => {
+  const out = [];
+  const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+  while (walker.nextNode()) {
+    const node = walker.currentNode;
+    const text = node.textContent.trim();
+    const box = node.parentElement;
+    if (!text || !box || !box.checkVisibility({ checkOpacity: true, checkVisibilityCSS: true })) continue;
+    if (box.closest("[hidden], details:not([open]) > :not(summary), option:not(:checked)")) continue;
+    out.push(text);
+  }
+  for (const node of document.querySelectorAll("[title], [placeholder], [aria-label]")) {
+    if (!node.checkVisibility()) continue;
+    for (const name of ["title", "placeholder", "aria-label"]) if (node.getAttribute(name)) out.push(node.getAttribute(name));
+  }
+  return out;
+}"""
+
+
+def test_the_lobby_speaks_japanese_game_names_bots_and_options(browser: Any, live: ProcessServer) -> None:
+    games = httpx.get(f"{live.url}/api/games", timeout=30).json()
+    # Words that are names, not English: the brand, the file format, options' names (what one types)
+    # and card codes in capitals.
+    allowed = {"bodoge", "JSON"} | {o["name"] for g in games for o in g["options"]}
+    page, errors = open_page(browser, live.url + "/", DESKTOP, "ja", table=False)
+    page.wait_for_selector("#game option", state="attached")
+    for game in games:
+        if game["name"] == "highcard":
+            continue
+        page.select_option("#game", game["name"])
+        for option in page.locator("#game option").all_inner_texts():
+            assert not re.search(r"[a-z]{3,}", option), option
+        for i in range(page.locator(".seat-kind").count()):
+            chosen = page.locator(".seat-kind").nth(i)
+            assert not re.search(r"[A-Za-z]{3,}", chosen.evaluate("s => s.selectedOptions[0].text"))
+        words = [
+            f"{w!r} in {text[:60]!r}"
+            for text in page.evaluate(VISIBLE_TEXT)
+            for w in re.findall(r"[A-Za-z]{3,}", text)
+            if w not in allowed and not w.isupper()
+        ]
+        assert words == [], game["name"]
+    assert errors == []
+    page.context.close()

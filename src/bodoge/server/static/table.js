@@ -110,12 +110,6 @@ const MAX_MY_TABLES = 30;
 
 // The raw view (every key of it, as data) is for developers: shown only with ?debug in the URL.
 const DEBUG = new URLSearchParams(location.search).has("debug");
-// The bots as people read their names (a bot seat is named by its agent's spec unless renamed).
-const BOT_NAMES = {
-  random: { en: "Random bot", ja: "ランダムボット" },
-  heuristic: { en: "Heuristic bot", ja: "定石ボット" },
-  ismcts: { en: "Search bot", ja: "探索ボット" },
-};
 const TABLE_ID = decodeURIComponent(location.pathname.split("/").filter(Boolean).pop() || "");
 const TOKEN = new URLSearchParams(location.hash.slice(1)).get("token");
 
@@ -148,12 +142,6 @@ let audio = null; // the page's one AudioContext for the turn sound (see wakeAud
 let sheet = null; // on a phone: the panel ("log-panel", "chat-panel") opened over the table, if any
 let chatSeen = 0; // chat lines seen (the chat shown); the rest are unread
 let endShown = false; // the results banner was brought into view once
-
-function botName(spec) {
-  // A bot's name in the page's language: its agent's spec in words ("random" -> "Random bot").
-  const known = BOT_NAMES[String(spec || "").split(":")[0]];
-  return known ? pick(known) : `${t("botSeat")} ${spec || ""}`.trim();
-}
 
 function personName(p) {
   // The name a seat goes by: its person's name, a bot's name in words, or P0.
