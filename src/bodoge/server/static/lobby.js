@@ -155,6 +155,11 @@ function renderOptions() {
   }
 }
 
+function seatWords(s) {
+  // A seat of a listed table as people read it: a bot by its name in words, a person by theirs.
+  return s.kind === "bot" && (!s.name || s.name === s.spec) ? botName(s.spec) : s.name;
+}
+
 function optionHelp(option) {
   // An option's help in the page's language (the game's texts give the Japanese).
   return LANG === "ja" && option.help_ja ? option.help_ja : option.help;
@@ -299,11 +304,11 @@ function renderStandins() {
 
 function tableItem(table) {
   const seats = table.seats
-    .map((s) => `${s.kind === "bot" && (!s.name || s.name === s.spec) ? botName(s.spec) : s.name}${s.kind === "bot" && s.name && s.name !== s.spec ? ` (${botName(s.spec)})` : ""}${s.connected ? " •" : ""}`)
+    .map((s) => `${seatWords(s)}${s.kind === "bot" && s.name && s.name !== s.spec ? ` (${botName(s.spec)})` : ""}${s.connected ? " •" : ""}`)
     .join(", ");
   let result = "";
   if (table.result) {
-    const winners = table.result.winners.map((w) => table.seats[w].name).join(", ") || t("nobody");
+    const winners = table.result.winners.map((w) => seatWords(table.seats[w])).join(", ") || t("nobody");
     result = ` — ${t("winners")}: ${winners} (${table.result.scores.join(" / ")})`;
   }
   return el(

@@ -671,11 +671,13 @@ function renderLog() {
   let fresh = box.children.length > 0; // a redraw shows the log as it is; new lines light up
   const shown = Array.from(box.children, (li) => li.dataset.key);
   const prefix = shown.length <= items.length && shown.every((key, i) => items[i].key === key);
+  let stick = nearBottom || !shown.length;
   if (box.dataset.lang !== LANG || box.dataset.names !== namesOf(table) || !prefix) {
     clear(box);
     box.dataset.lang = LANG;
     box.dataset.names = namesOf(table);
     fresh = false;
+    stick = true; // drawn again: it shows its newest lines
   }
   const first = box.children.length;
   for (let i = first; i < items.length; i += 1) {
@@ -686,7 +688,7 @@ function renderLog() {
     const text = item.story ? storyText(item.story) : named(eventText(item.event));
     box.append(el("li", { class: classes, style, dataset: { key: item.key } }, text));
   }
-  if (nearBottom || !shown.length) box.scrollTop = box.scrollHeight;
+  if (stick) box.scrollTop = box.scrollHeight;
 }
 
 function presenceOf(p) {
