@@ -124,8 +124,11 @@ def test_language_toggle_and_phone_layout(browser: Any, live: ProcessServer) -> 
     assert "採掘場" in page.inner_text("#board")
     assert "あなたの手番" in page.inner_text("#board-prompt")
     # The log speaks Japanese too: each event's "text_ja" (Troika's round start names 始まりの冒険者).
+    # On a phone it is folded behind the Log button (issue #31).
+    page.click("#show-log")
     page.wait_for_selector("#log li:has-text('始まりの冒険者')")
     assert "Round 1 begins" not in page.inner_text("#log")
+    page.click("#log-panel .sheet-close")
     # In Japanese a "text_ja" / "decision_ja" is preferred, and the English is the fallback without one.
     assert page.evaluate(
         """() => [
@@ -139,8 +142,10 @@ def test_language_toggle_and_phone_layout(browser: Any, live: ProcessServer) -> 
     shot(page, "troika-ja-phone")
     page.click("[data-lang='en']")
     page.wait_for_selector("#board :text('Container')")
+    page.click("#show-log")
     page.wait_for_selector("#log li:has-text('Round 1 begins')")
     assert "始まりの冒険者" not in page.inner_text("#log")
+    page.click("#log-panel .sheet-close")
     assert page.evaluate("() => decisionText({decision: 'en', decision_ja: '日本語'})") == "en"
     # Keyboard: the digit keys pick a legal action.
     before = page.inner_text("#board")

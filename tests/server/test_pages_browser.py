@@ -30,9 +30,9 @@ GAMES: dict[str, tuple[int, dict[str, Any]]] = {
 CASES = [(g, lang, size) for g in GAMES for lang in ("en", "ja") for size in SIZES]
 READY = "#board[data-ready='1'] .legal"
 GAME_TIMEOUT = 240.0
-# Words a Japanese page may show in Latin letters: the brand, the language button, bot names (agent
-# specs), the record's file format, and a game's own codes (a card's code is its name on the table).
-ALLOWED_LATIN = {"bodoge", "JSON", "random", "heuristic"}
+# Words a Japanese page may show in Latin letters: the brand, the language button, the record's file
+# format, and a game's own codes (a card's code is its name on the table). Bots go by Japanese names.
+ALLOWED_LATIN = {"bodoge", "JSON"}
 CODE = re.compile(r"^[A-Z]+$")  # card codes such as WORLD or TOWER (Tottarot's deck codes)
 
 VISIBLE_TEXT = """() => {
@@ -63,6 +63,20 @@ SMALL_TARGETS = """() => {
 }"""
 
 
+COVERED = """() => {
+  const dock = document.getElementById("decision-panel");
+  const out = [];
+  for (const item of document.querySelectorAll("#board .legal")) {
+    if (!item.checkVisibility()) continue;
+    item.scrollIntoView({ block: "nearest" });
+    const panel = dock.getBoundingClientRect();
+    const r = item.getBoundingClientRect();
+    if (r.bottom > panel.top + 0.5 && r.top < panel.bottom) out.push(`${item.className} ${r.top}-${r.bottom} under ${panel.top}`);
+  }
+  return out;
+}"""
+
+
 def english_words(texts: list[str]) -> list[str]:
     found = []
     for text in texts:
@@ -82,10 +96,14 @@ def check_the_page(page: Any, lang: str, size: str) -> None:
         assert english_words(texts)  # and would see English words
     if size == "phone":
         assert page.evaluate(SMALL_TARGETS) == []
+        assert page.evaluate("document.documentElement.scrollHeight") < 3000  # not an endless page
         if page.is_visible(READY):
             box = page.locator("#decision-panel").bounding_box()
             height = SIZES["phone"][1]
             assert box is not None and box["y"] >= 0 and box["y"] < height - 40, box
+            # The docked panel covers nothing to tap: each item, scrolled into view, lies above it.
+            assert page.evaluate(COVERED) == []
+            page.evaluate("window.scrollTo(0, 0)")
 
 
 @pytest.mark.parametrize(("game", "lang", "size"), CASES)

@@ -564,3 +564,72 @@ def test_renames_are_rate_limited(tmp_path: Path) -> None:
                 p0.send({"type": "name", "name": f"Aki{i}"})
             assert p0.recv_until("error")["code"] == "name_rate"
             assert summary(server, created["id"])["seats"][0]["name"] == "Aki2"
+
+
+# -- the table's story: who left, who is back, who joined the new table (issue #31) ------------
+
+
+def story(server: ThreadServer, table_id: str) -> list[tuple[str, int]]:
+    return [(e["what"], e["seat"]) for e in summary(server, table_id)["story"]]
+
+
+def test_the_story_tells_who_left_who_a_bot_plays_for_and_who_is_back(tmp_path: Path) -> None:
+    with live(tmp_path, away_grace=0.3) as server:
+        created = make_table(server, [HUMAN, HUMAN], standin="random")
+        t0, t1 = tokens_of(created)
+        table_id = created["id"]
+        p1 = Player(server.ws_url, table_id, t1)
+        p1.view_at_least(0)
+        with Player(server.ws_url, table_id, t0) as p0:
+            p0.view_at_least(0)
+            assert story(server, table_id) == []  # coming for the first time is no story
+        # Seat 0 left; past the grace period a stand-in plays for it (it is gone, not out of time).
+        wait_for("seat 0 away", lambda: summary(server, table_id)["seats"][0]["away"])
+        events = summary(server, table_id)["story"]
+        assert [(e["what"], e["seat"]) for e in events] == [("left", 0), ("away", 0)]
+        assert events[1]["why"] == "gone" and events[0]["n"] < events[1]["n"]
+        # Where each happened in each seat's log (two seats, then the spectators'): at the start.
+        assert events[0]["seq"] == 0 and len(events[0]["log"]) == 3
+        moved = p1.view_at_least(1)
+        with Player(server.ws_url, table_id, t0) as p0:
+            p0.view_at_least(moved["seq"])
+            wait_for("back", lambda: ("back", 0) in story(server, table_id))
+            p0.send({"type": "back"})
+            wait_for("resumed", lambda: ("resumed", 0) in story(server, table_id))
+            back = summary(server, table_id)["story"][-2]
+            # Back after the stand-in's move: later in every seat's log than the leaving.
+            assert back["seq"] >= 1 and all(
+                b >= a for a, b in zip(events[0]["log"], back["log"], strict=True)
+            )
+            assert any(b > a for a, b in zip(events[0]["log"], back["log"], strict=True))
+        # The table's story is not the game's: the game's log holds none of it.
+        assert all("what" not in entry for entry in p1.view_at_least(0)["view"]["log"])
+        p1.close()
+        assert story(server, table_id)[-2:] == [("left", 0), ("left", 1)]
+
+
+def test_the_old_table_tells_who_joined_the_new_one(tmp_path: Path) -> None:
+    with live(tmp_path) as server:
+        created = make_table(server, [{"kind": "human", "name": "Aki"}, {"kind": "human", "name": "Ben"}])
+        table_id = created["id"]
+        t0, t1 = tokens_of(created)
+        assert t0 and t1
+        with Player(server.ws_url, table_id, t0) as p0, Player(server.ws_url, table_id, t1) as p1:
+            p0.view_at_least(0)
+            p1.view_at_least(0)
+            assert play_both_seats(p0, p1)["view"]["is_terminal"]
+            p1.send({"type": "rematch"})
+            offer = p1.recv_until("rematch")
+            assert story(server, table_id) == []
+            # Ben (seat 1) takes his seat at the new table (seat 0 there): Aki's table says so.
+            with Player(server.ws_url, offer["table"], t1) as again:
+                assert again.recv_until("welcome")["seat"] == 0
+                wait_for("joined", lambda: story(server, table_id) == [("joined_next", 1)])
+                seen = p0.recv_until("table", timeout=10)
+                while not seen["table"]["story"]:
+                    seen = p0.recv_until("table", timeout=10)
+                assert seen["table"]["story"][0]["table"] == offer["table"]
+            # Leaving a finished table is no story; coming again to the new table tells nothing new.
+            with Player(server.ws_url, offer["table"], t1) as again:
+                again.recv_until("welcome")
+            assert story(server, table_id) == [("joined_next", 1)]

@@ -310,14 +310,20 @@ class State:
         raise NotImplementedError
 
     def action_text_in(self, action: int, lang: str) -> str:
-        """`action_text` in `lang`. The English text is the one commands parse; other languages
-        translate its leading words by the game's `action` texts (`action_words`). A game package
-        without texts (a test's toy game) shows the English."""
+        """`action_text` in `lang`, in words for people. The English text is the one commands parse;
+        the languages translate its leading words by the game's `action` texts (`action_words`),
+        and the codes after them by the game's `action_rest` where it has one (in English too: the
+        view's `words`). A game package without texts (a test's toy game) shows the English."""
         text = self.action_text(action)
         module = self.game.part("text")
-        if lang == "en" or module is None:
+        if module is None:
             return text
-        return action_words(module.TEXTS, lang, text) or text
+        # A game whose action texts hold codes (Hangover's `play R4^`) names them in words for
+        # people (`action_rest`), in English too; elsewhere the English text is already words.
+        rest = getattr(module, "action_rest", None)
+        if lang == "en" and rest is None:
+            return text
+        return action_words(module.TEXTS, lang, text, rest) or text
 
     def _view(self, seat: int | None) -> dict[str, Any]:
         """The game's part of `view(seat)`: JSON-ready, and nothing that seat may not know. The
@@ -574,7 +580,12 @@ class State:
         v.update(own)
         if seat is not None and seat == self.current_player:
             v["legal_actions"] = [
-                {"id": a, "text": self.action_text(a), "text_ja": self.action_text_in(a, "ja")}
+                {
+                    "id": a,
+                    "text": self.action_text(a),
+                    "text_ja": self.action_text_in(a, "ja"),
+                    "words": self.action_text_in(a, "en"),
+                }
                 for a in self.legal_actions()
             ]
         if self.current_player is None:

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import string
 import tomllib
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from functools import cached_property
 from importlib import resources
 from typing import Any
@@ -90,16 +90,20 @@ class Texts:
         return found
 
 
-def action_words(texts: Texts, lang: str, text: str) -> str | None:
+def action_words(
+    texts: Texts, lang: str, text: str, rest: Callable[[str, str], str] | None = None
+) -> str | None:
     """An action's English `text` in `lang`, from the game's `action` table: the longest run of
     leading words with a key (`return hand 7` -> `action.return_hand`), filled with the words after
-    it (`{rest}`: cards, tiles and seats, written alike in every language). None if no key fits."""
+    it (`{rest}`: cards, tiles and seats, written alike in every language, or put in words by the
+    game's `rest(words, lang)`: `R4^` -> `red 4 △`). None if no key fits."""
     words = text.split()
     table = texts.tables[lang]
     for k in range(len(words), 0, -1):
         template = table.get("action." + "_".join(words[:k]))
         if template is not None:
-            return template.format_map({"rest": " ".join(words[k:])})
+            after = " ".join(words[k:])
+            return template.format_map({"rest": rest(after, lang) if rest is not None else after})
     return None
 
 

@@ -146,6 +146,13 @@ def game_info(name: str) -> dict[str, Any]:
         rules = {lang: cls.rules_summary(lang) for lang in LANGUAGES}
     except NotImplementedError:  # a game package without texts (the test suite's toy games)
         rules = {lang: "" for lang in LANGUAGES}
+    texts = getattr(cls.part("text"), "TEXTS", None)
+
+    def words(spec: Any) -> dict[str, str]:
+        """An option's help and allowed values in Japanese, where the game's texts give them."""
+        said = None if texts is None else texts.option_words("ja", spec)
+        return {} if said is None else {"help_ja": said[0], "allowed_ja": said[1]}
+
     return {
         "name": name,
         "title": dict(cls.title),
@@ -160,6 +167,7 @@ def game_info(name: str) -> dict[str, Any]:
                 "min": getattr(spec, "lo", None),
                 "max": getattr(spec, "hi", None),
                 "help": spec.help,
+                **words(spec),
             }
             for spec in cls.option_specs
         ],

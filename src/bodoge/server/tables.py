@@ -423,6 +423,15 @@ class TableManager:
             raise ActionError("busy", str(exc)) from None
         return runtime
 
+    def joined_rematch(self, row: TableRow, seat: int) -> None:
+        """A seat's person came to a rematch for the first time: the table it follows, if it is in
+        memory here (someone still looks at it), tells its people "Ben joined the new table". The
+        rematch moved every seat on by one, so it is the seat before this one there."""
+        before = self.tables.get(row.settings.get("rematch_of") or "")
+        if before is None or row.seats[seat].get("kind") != "human":
+            return
+        before.presence.note("joined_next", (seat - 1) % row.players, table=row.id)
+
     async def get(self, table_id: str) -> TableRuntime | None:
         """The table, rebuilt from its row and log if it is not loaded yet; None if unknown/broken;
         TableBusy if rebuilding takes longer than the work limit (it goes on, and a later call gets

@@ -579,11 +579,11 @@ def test_log_texts_of_a_trick_and_its_judgement() -> None:
     )
     play(state, "play Y2", "play Y2^", "play G5", "play Y6", "flip -2/+2 +2")
     assert log_texts(state, 0) == [
-        "P3 plays Y2.",
-        "P0 plays Y2^.",
-        "P1 plays G5.",
-        "P2 plays Y6.",
-        "P2 wins trick 1 with Y6 (sum 10): their 2nd trick, judged next.",
+        "P3 plays yellow 2.",
+        "P0 plays yellow 2 △.",
+        "P1 plays green 5.",
+        "P2 plays yellow 6.",
+        "P2 wins trick 1 with yellow 6 (sum 10): their 2nd trick, judged next.",
         "P2 flips snack -2/+2 and adds +2.",
         "P2's 2nd trick: adjusted sum 12, just the drunk limit 12: 3 VP × (1 + 1 snack flipped) = 6 VP.",
     ]
@@ -615,7 +615,7 @@ def test_log_texts_of_hangover_and_the_non_drinker_bonus() -> None:
     )
     play(state, "play Y2", "play Y6^", "play Y3", "play Y6")
     assert log_texts(state, None, "trick") == [
-        "P2 wins trick 1 with Y6^ (sum 17): their 5th trick. Hangover! P2 is out and cannot win. "
+        "P2 wins trick 1 with yellow 6 △ (sum 17): their 5th trick. Hangover! P2 is out and cannot win. "
         "Non-drinker P0 gains 1 VP."
     ]
 
@@ -632,12 +632,12 @@ def test_log_texts_never_name_a_face_down_card_to_others() -> None:
         tricks={3: 5},
     )
     play(state, "play G3", "play G4", "discard G6^", "play G1", "play R7")
-    assert log_texts(state, 3, "discard") == ["P3 discards G6^ face down."]
+    assert log_texts(state, 3, "discard") == ["P3 discards green 6 △ face down."]
     for seat in (None, 0, 1, 2, 4):
         assert log_texts(state, seat, "discard") == ["P3 discards a card face down."]
         assert not any("G6^" in line for line in log_texts(state, seat))
     assert log_texts(state, None, "trick") == [
-        "P2 wins trick 1 with G4 (sum 8): a non-drinker's first trick, so P2 is out (VP frozen, can still "
+        "P2 wins trick 1 with green 4 (sum 8): a non-drinker's first trick, so P2 is out (VP frozen, can still "
         "win). Non-drinker P0 gains 1 VP."
     ]
 

@@ -1,6 +1,6 @@
 """Hangover's words: which text each event and decision takes, with its fields. The words themselves
 are in texts/en.toml and texts/ja.toml; the terminal board (`render`) is English. Action texts are the
-rules' (`play.action_text`)."""
+rules' (`play.action_text`: the protocol's); `action_rest` names their cards in words for people."""
 
 from __future__ import annotations
 
@@ -38,8 +38,14 @@ def drink_name(card: int, lang: str = "en") -> str:
 
 
 def _card(code: str, lang: str) -> str:
-    """A drink card as a player reads it: its code in English ("R5^"), its name in Japanese."""
-    return code if lang == "en" else drink_name(DRINK_INDEX[code], lang)
+    """A drink card as a player reads it: its name ("red 5 △", "赤の5△"), never its code ("R5^")."""
+    return drink_name(DRINK_INDEX[code], lang)
+
+
+def action_rest(rest: str, lang: str) -> str:
+    """The words after an action's verb, for people: a drink card's code (`play R4^`) in words;
+    snack cards (`flip -2/+2 -2`) and positions are numbers already."""
+    return drink_name(DRINK_INDEX[rest], lang) if rest in DRINK_INDEX else rest
 
 
 def _nth(k: int, lang: str) -> str:

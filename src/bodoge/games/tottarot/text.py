@@ -29,10 +29,13 @@ def parse_text(text: str) -> tuple[str, int | None] | None:
 
 
 def _card(game: TottarotGame, lang: str, code: str | None) -> str:
-    """A card as a player reads it: its code in English, its Japanese name (the `deck` option's)."""
+    """A card as a player reads it: its name in the language (the `deck` option's: "The Sun",
+    "太陽"), never its code ("SUN")."""
     if code is None:
         return TEXTS.say(lang, "list.no_card")
-    return game.names_ja.get(code, code) if lang == "ja" else code
+    if lang == "ja":
+        return game.names_ja.get(code, code)
+    return next((t.name_en for t in game.types if t.code == code), code)
 
 
 def _seats(lang: str, seats: list[int]) -> str:

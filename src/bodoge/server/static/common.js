@@ -205,6 +205,19 @@ const STRINGS = {
   },
 };
 
+// The bots as people read their names (a bot seat is named by its agent's spec unless renamed).
+const BOT_NAMES = {
+  random: { en: "Random bot", ja: "ランダムボット" },
+  heuristic: { en: "Heuristic bot", ja: "定石ボット" },
+  ismcts: { en: "Search bot", ja: "探索ボット" },
+};
+
+function botName(spec) {
+  // A bot's name in the page's language: its agent's spec in words ("random" -> "Random bot").
+  const known = BOT_NAMES[String(spec || "").split(":")[0]];
+  return known ? pick(known) : `${t("bot")} ${spec || ""}`.trim();
+}
+
 function currentLang() {
   const saved = localStorage.getItem("bodoge.lang");
   if (saved === "en" || saved === "ja") return saved;

@@ -102,7 +102,9 @@ function renderGameSelect() {
   const keep = select.value;
   clear(select);
   for (const game of GAMES) {
-    select.append(el("option", { value: game.name }, `${pick(game.title)} (${game.name})`));
+    // The game's title in the page's language (its code, the API's name, only where they differ).
+    const title = pick(game.title);
+    select.append(el("option", { value: game.name }, LANG === "ja" || title.toLowerCase().startsWith(game.name) ? title : `${title} (${game.name})`));
   }
   if (keep && gameByName(keep)) select.value = keep;
 }
@@ -122,27 +124,45 @@ function renderPlayers() {
 
 function renderOptions() {
   const game = selectedGame();
-  const box = clear(document.getElementById("options"));
+  const box = document.getElementById("options");
+  // Values typed so far are kept when the options are drawn again in another language.
+  const typed = {};
+  box.querySelectorAll(".option-input").forEach((input) => {
+    if (input.value !== input.dataset.default) typed[input.name] = input.value;
+  });
+  clear(box);
   document.getElementById("options-box").hidden = !game || game.options.length === 0;
   if (!game) return;
+  const sameGame = game.name === box.dataset.game;
+  box.dataset.game = game.name;
   for (const option of game.options) {
     const id = "opt-" + option.name;
     box.append(
       el(
         "div",
         { class: "row option" },
-        el("label", { for: id, title: option.help }, option.name),
+        el("label", { for: id, title: optionHelp(option) }, option.name),
         el("input", {
           id,
           name: option.name,
           class: "option-input",
-          value: JSON.stringify(option.default),
+          value: sameGame && option.name in typed ? typed[option.name] : JSON.stringify(option.default),
           dataset: { default: JSON.stringify(option.default) },
         }),
-        el("span", { class: "muted small" }, `${option.help} — ${option.allowed}`),
+        el("span", { class: "muted small" }, `${optionHelp(option)} — ${LANG === "ja" && option.allowed_ja ? option.allowed_ja : option.allowed}`),
       ),
     );
   }
+}
+
+function seatWords(s) {
+  // A seat of a listed table as people read it: a bot by its name in words, a person by theirs.
+  return s.kind === "bot" && (!s.name || s.name === s.spec) ? botName(s.spec) : s.name;
+}
+
+function optionHelp(option) {
+  // An option's help in the page's language (the game's texts give the Japanese).
+  return LANG === "ja" && option.help_ja ? option.help_ja : option.help;
 }
 
 function seatRow(i) {
@@ -150,7 +170,7 @@ function seatRow(i) {
     "select",
     { class: "seat-kind", dataset: { seat: i }, "aria-label": `${t("seat")} ${i}` },
     el("option", { value: "human" }, t("human")),
-    AGENTS.map((a) => el("option", { value: "bot:" + a }, `${t("bot")}: ${a}`)),
+    AGENTS.map((a) => el("option", { value: "bot:" + a }, botName(a))),
   );
   kind.value = i === 0 ? "human" : "bot:" + defaultBot();
   const name = el("input", {
@@ -284,11 +304,11 @@ function renderStandins() {
 
 function tableItem(table) {
   const seats = table.seats
-    .map((s) => `${s.name}${s.kind === "bot" && s.name !== s.spec ? ` (${s.spec})` : ""}${s.connected ? " •" : ""}`)
+    .map((s) => `${seatWords(s)}${s.kind === "bot" && s.name && s.name !== s.spec ? ` (${botName(s.spec)})` : ""}${s.connected ? " •" : ""}`)
     .join(", ");
   let result = "";
   if (table.result) {
-    const winners = table.result.winners.map((w) => table.seats[w].name).join(", ") || t("nobody");
+    const winners = table.result.winners.map((w) => seatWords(table.seats[w])).join(", ") || t("nobody");
     result = ` — ${t("winners")}: ${winners} (${table.result.scores.join(" / ")})`;
   }
   return el(
@@ -354,6 +374,7 @@ async function start() {
   onLangChange(() => {
     renderGameSelect();
     renderPlayers();
+    renderOptions();
     renderSeats();
     renderGameList();
     refreshTables();

@@ -17,7 +17,9 @@ let rProblem = ""; // an i18n key: why no position can be shown
 const rCache = new Map(); // `${seat}:${move}` -> promise of the server's answer
 
 function rSeatName(p) {
+  // A seat as people read it: a bot by its name in words (common.js's botName), a person by theirs.
   const info = rTable && rTable.seats[p];
+  if (info && info.kind === "bot" && (!info.name || info.name === info.spec)) return `P${p} ${botName(info.spec)}`;
   return info && info.name && info.name !== `P${p}` ? `P${p} ${info.name}` : `P${p}`;
 }
 

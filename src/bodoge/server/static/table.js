@@ -30,6 +30,28 @@ Object.assign(STRINGS.en, {
   yourTurnTitle: "Your turn",
   sound: "Sound on your turn",
   endReason: "How it ended",
+  close: "Close",
+  online: "online",
+  offlineNow: "offline",
+  awayShort: "away: a bot plays",
+  botSeat: "bot",
+  story_left: "{name} left the table.",
+  story_away_gone: "A bot plays for {name} (not at the table).",
+  story_away_time: "A bot plays for {name} (out of time).",
+  story_back: "{name} is back.",
+  story_resumed: "{name} plays again: the bot stops.",
+  story_joined_next: "{name} joined the new table.",
+  youWin: "You win!",
+  wins: "{names} wins!",
+  shareWin: "{names} share the win.",
+  noWinner: "Nobody wins.",
+  place: "Place",
+  player: "Player",
+  joinedNew: "At the new table: {names}",
+  joinedNone: "Nobody has joined the new table yet.",
+  unread: "{n} new",
+  clockShort: "{s} s",
+  reserveShort: "reserve {s} s",
 });
 Object.assign(STRINGS.ja, {
   people: "プレイヤー",
@@ -58,12 +80,36 @@ Object.assign(STRINGS.ja, {
   yourTurnTitle: "あなたの番",
   sound: "手番を音で知らせる",
   endReason: "終わり方",
+  close: "閉じる",
+  online: "接続中",
+  offlineNow: "未接続",
+  awayShort: "離席中：ボットが代打ち",
+  botSeat: "ボット",
+  story_left: "{name}が席を離れました。",
+  story_away_gone: "{name}の代わりにボットが打ちます（離席中）。",
+  story_away_time: "{name}の代わりにボットが打ちます（時間切れ）。",
+  story_back: "{name}が戻りました。",
+  story_resumed: "{name}が自分で打ちます。ボットは交代しました。",
+  story_joined_next: "{name}が新しい卓に着きました。",
+  youWin: "あなたの勝ち！",
+  wins: "{names}の勝ち！",
+  shareWin: "{names}が勝ちを分け合いました。",
+  noWinner: "勝者なし。",
+  place: "順位",
+  player: "プレイヤー",
+  joinedNew: "新しい卓に着いた人：{names}",
+  joinedNone: "新しい卓にはまだ誰も着いていません。",
+  unread: "新着{n}件",
+  clockShort: "{s}秒",
+  reserveShort: "持ち時間{s}秒",
 });
 const MY_TABLES = "bodoge.tables"; // the links this browser joined: the lobby lists them to resume
 const MY_NAME = "bodoge.name"; // the name the server last accepted from this browser, sent at every table
 const NAME_ERRORS = { name_taken: "nameTaken", bad_name: "badName", name_rate: "nameRate" };
 const MAX_MY_TABLES = 30;
 
+// The raw view (every key of it, as data) is for developers: shown only with ?debug in the URL.
+const DEBUG = new URLSearchParams(location.search).has("debug");
 const TABLE_ID = decodeURIComponent(location.pathname.split("/").filter(Boolean).pop() || "");
 const TOKEN = new URLSearchParams(location.hash.slice(1)).get("token");
 
@@ -93,15 +139,34 @@ let welcomed = false; // a new connection: its first view is the table as it is,
 let nameSent = null; // the name we asked for, kept in the browser once the table shows it as ours
 let nameError = null; // {code, name}: the server refused the name we asked for
 let audio = null; // the page's one AudioContext for the turn sound (see wakeAudio)
+let sheet = null; // on a phone: the panel ("log-panel", "chat-panel") opened over the table, if any
+let chatSeen = 0; // chat lines seen (the chat shown); the rest are unread
+let endShown = false; // the results banner was brought into view once
+
+function personName(p) {
+  // The name a seat goes by: its person's name, a bot's name in words, or P0.
+  const info = table && table.seats[p];
+  if (!info) return `P${p}`;
+  if (info.kind === "bot" && (!info.name || info.name === info.spec)) return botName(info.spec);
+  return info.name && info.name !== `P${p}` ? info.name : `P${p}`;
+}
 
 function seatName(p) {
-  const info = table && table.seats[p];
-  return info && info.name && info.name !== `P${p}` ? `P${p} ${info.name}` : `P${p}`;
+  const name = personName(p);
+  return name === `P${p}` ? name : `P${p} ${name}`;
+}
+
+function named(text) {
+  // A game's line names seats P0, P1, ...: the page says their names ("P1 plays" -> "Ben plays").
+  if (!table || !text) return text;
+  return text.replace(/\bP(\d)(?!\d)/g, (all, d) => (Number(d) < table.seats.length ? personName(Number(d)) : all));
 }
 
 function actionText(action) {
-  // An action's words in the page's language: the engine writes both.
-  return LANG === "ja" && action.text_ja ? action.text_ja : action.text;
+  // An action's words in the page's language: the engine writes both ("words": English for people;
+  // "text" is the command it parses, with card codes such as R4^).
+  if (LANG === "ja" && action.text_ja) return action.text_ja;
+  return action.words || action.text;
 }
 
 function announce(text) {
@@ -284,13 +349,23 @@ function beep() {
   }
 }
 
+function namesOf(summary) {
+  return summary ? summary.seats.map((info) => `${info.kind}:${info.name}:${info.spec}`).join("|") : "";
+}
+
 function setTable(summary) {
+  const renamed = namesOf(table) !== namesOf(summary);
   table = summary;
   clockAt = performance.now();
   nameAccepted();
   renderSeats();
   renderPresence();
   renderResult();
+  if (renamed && view) render(); // the names the board, the log and the banner say
+  else {
+    renderSeatMarks();
+    renderLog();
+  }
 }
 
 function showReplaced() {
@@ -366,23 +441,28 @@ function renderBoardPanel() {
   const panel = document.getElementById("board-panel");
   const box = clear(document.getElementById("board"));
   const drawn = view && BOARDS[view.game]
-    ? renderBoard(view.game, view, { seatName, send, pending, setPending, readOnly: waiting })
+    ? renderBoard(view.game, view, { seatName, send, pending, setPending, readOnly: waiting, seatExtra })
     : null;
   panel.hidden = !drawn;
   const stateBox = document.getElementById("state-box");
+  stateBox.hidden = !(DEBUG || !drawn); // the raw view: only with ?debug (or for a game without a board)
   if (drawn && !stateBox.dataset.folded) {
     stateBox.open = false;
     stateBox.dataset.folded = "1";
   }
   if (!drawn) return;
   box.append(drawn.node);
+  // The board's player boxes tell who is here and the clock (seatExtra): the Players list is then
+  // folded away on a phone.
+  document.body.classList.toggle("boxes-tell", !!box.querySelector(".seat-extra"));
+  renderSeatMarks();
   box.dataset.ready = waiting ? "" : "1";
   const prompt = document.getElementById("board-prompt");
   const mine = view.legal_actions && view.legal_actions.length > 0;
   prompt.textContent = view.is_terminal
     ? t("gameOver")
     : mine
-      ? `${t("yourDecision")}: ${drawn.prompt || decisionText(view)}`
+      ? `${t("yourDecision")}: ${named(drawn.prompt || decisionText(view))}`
       : `${t("waitingFor")} ${seatName(view.current_player)}`;
   prompt.classList.toggle("my-turn", !!mine);
   const pend = clear(document.getElementById("board-pending"));
@@ -414,17 +494,20 @@ function renderSeats() {
   table.seats.forEach((info, p) => {
     const tags = [];
     if (p === seat) tags.push(t("you"));
-    if (info.kind === "bot") tags.push(`${t("bot")}: ${info.spec}`);
+    if (info.kind === "bot") tags.push(t("bot"));
     else tags.push(info.connected ? t("connected") : t("offline"));
     if (info.away) tags.push(t("away"));
     const current = view && view.current_player === p;
     box.append(
       el(
         "tr",
-        { class: (current ? "current " : "") + (p === seat ? "mine" : "") + (info.away ? " away" : ""), dataset: { seat: p } },
+        {
+          class: (current ? "current " : "") + (p === seat ? "mine" : "") + (info.away ? " away" : ""),
+          dataset: { seat: p, presenceSeat: p, presence: presenceOf(p) },
+        },
         el("td", {}, `${current ? "▶ " : ""}${seatName(p)}`),
         el("td", { class: "score" }, scores ? compact(scores[p]) : ""),
-        el("td", { class: "muted small" }, tags.join(" · ")),
+        el("td", { class: "muted small" }, tags.join(" · "), " ", el("span", { class: "seat-clock", dataset: { seat: p } })),
       ),
     );
   });
@@ -459,6 +542,16 @@ function renderActions() {
   }
 }
 
+function updateDock() {
+  // How much of a phone's screen the docked decision panel takes (0 where it is not docked).
+  const dock = document.getElementById("decision-panel");
+  const docked = isPhone() && getComputedStyle(dock).position === "sticky";
+  const height = `${docked ? Math.ceil(dock.offsetHeight) : 0}px`;
+  if (document.documentElement.style.getPropertyValue("--dock") !== height) {
+    document.documentElement.style.setProperty("--dock", height);
+  }
+}
+
 function renderDecision() {
   const title = document.getElementById("decision-title");
   const decision = document.getElementById("decision");
@@ -472,12 +565,13 @@ function renderDecision() {
     decision.textContent = "";
   } else if (mine) {
     title.textContent = t("yourDecision");
-    decision.textContent = decisionText(view);
+    decision.textContent = named(decisionText(view));
   } else {
     title.textContent = `${t("waitingFor")} ${seatName(view.current_player)}`;
-    decision.textContent = decisionText(view);
+    decision.textContent = named(decisionText(view));
   }
   renderActions();
+  updateDock();
 }
 
 function isPrimitive(v) {
@@ -527,7 +621,7 @@ function renderValue(value, depth) {
 
 function renderView() {
   const box = clear(document.getElementById("view"));
-  if (!view) return;
+  if (!view || document.getElementById("state-box").hidden) return;
   const rest = {};
   for (const [key, value] of Object.entries(view)) if (!OWN_PLACES.has(key)) rest[key] = value;
   box.append(renderValue(rest, 0));
@@ -540,25 +634,117 @@ function renderView() {
   box.append(el("p", { class: "muted small" }, `${t("move")}: ${seq}`));
 }
 
+function storyText(entry) {
+  // A table event (the server's `story`: who left, came back, joined the new table) in words.
+  const key = entry.what === "away" ? `story_away_${entry.why === "time" ? "time" : "gone"}` : `story_${entry.what}`;
+  return STRINGS.en[key] ? t(key).replace("{name}", personName(entry.seat)) : "";
+}
+
+function logItems() {
+  // The game's log with the table's story among its lines, in order: a story entry comes after the
+  // lines this seat's log had when it happened. Keys tell the lines apart (to append only what is new).
+  const events = (view && view.log) || [];
+  const story = ((table && table.story) || []).filter((entry) => storyText(entry));
+  const column = seat == null ? (table ? table.seats.length : 0) : seat;
+  const items = [];
+  let k = 0;
+  const storyUpTo = (n) => {
+    while (k < story.length && ((story[k].log || [])[column] || 0) <= n) {
+      items.push({ key: `s${story[k].n}`, story: story[k] });
+      k += 1;
+    }
+  };
+  for (let i = 0; i < events.length; i += 1) {
+    storyUpTo(i);
+    items.push({ key: `g${i}`, event: events[i] });
+  }
+  storyUpTo(Infinity);
+  return items;
+}
+
 function renderLog() {
   // Appends what is new (a long game's log is thousands of lines); redrawn whole only when the
-  // language changes or the log was replaced.
+  // language changes or an earlier line changed (the log was replaced, a story entry came late).
   const box = document.getElementById("log");
-  const events = (view && view.log) || [];
+  const items = logItems();
   const nearBottom = box.scrollTop + box.clientHeight >= box.scrollHeight - 40;
   let fresh = box.children.length > 0; // a redraw shows the log as it is; new lines light up
-  if (box.dataset.lang !== LANG || box.children.length > events.length) {
+  const shown = Array.from(box.children, (li) => li.dataset.key);
+  const prefix = shown.length <= items.length && shown.every((key, i) => items[i].key === key);
+  let stick = nearBottom || !shown.length;
+  if (box.dataset.lang !== LANG || box.dataset.names !== namesOf(table) || !prefix) {
     clear(box);
     box.dataset.lang = LANG;
+    box.dataset.names = namesOf(table);
     fresh = false;
+    stick = true; // drawn again: it shows its newest lines
   }
   const first = box.children.length;
-  for (let i = first; i < events.length; i += 1) {
+  for (let i = first; i < items.length; i += 1) {
     // Several moves at once (bots in a row): they light up one after another, in order.
     const style = fresh ? { "animation-delay": `${Math.min(i - first, 8) * 0.35}s` } : null;
-    box.append(el("li", { class: fresh ? "fresh" : null, style }, eventText(events[i])));
+    const item = items[i];
+    const classes = [fresh ? "fresh" : "", item.story ? "story" : ""].join(" ").trim() || null;
+    const text = item.story ? storyText(item.story) : named(eventText(item.event));
+    box.append(el("li", { class: classes, style, dataset: { key: item.key } }, text));
   }
-  if (nearBottom) box.scrollTop = box.scrollHeight;
+  if (stick) box.scrollTop = box.scrollHeight;
+}
+
+function presenceOf(p) {
+  // A seat's presence: a bot's seat, a person here, not here, or away (a stand-in bot plays).
+  const info = table && table.seats[p];
+  if (!info) return "";
+  if (info.kind === "bot") return "bot";
+  if (info.away) return "away";
+  return info.connected ? "online" : "offline";
+}
+
+const PRESENCE_WORDS = { online: "online", offline: "offlineNow", away: "awayShort" };
+
+function seatExtra(p) {
+  // What the board's box of seat p shows beside the name (boards call opts.seatExtra): the person's
+  // presence and the seat's clock, both kept up to date here without redrawing the board.
+  return el(
+    "span",
+    { class: "seat-extra", dataset: { presenceSeat: p } },
+    el("span", { class: "presence" }),
+    " ",
+    el("span", { class: "seat-clock", dataset: { seat: p }, role: "timer" }),
+  );
+}
+
+function renderSeatMarks() {
+  // Every seat's presence mark, where the board or the Players list shows one.
+  document.querySelectorAll("[data-presence-seat]").forEach((node) => {
+    const p = Number(node.dataset.presenceSeat);
+    const presence = presenceOf(p);
+    node.dataset.presence = presence;
+    const mark = node.querySelector(".presence");
+    if (mark) mark.textContent = PRESENCE_WORDS[presence] ? t(PRESENCE_WORDS[presence]) : "";
+  });
+  renderSeatClocks();
+}
+
+function renderSeatClocks() {
+  // The seat clocks: the running seat's time left (amber when low, red when very low), the others'
+  // reserve when the table has one.
+  const clock = table && table.clock;
+  const parts = clockParts();
+  document.querySelectorAll(".seat-clock[data-seat]").forEach((node) => {
+    const p = Number(node.dataset.seat);
+    let text = "";
+    let level = "";
+    if (clock && parts && clock.seat === p) {
+      text = t("clockShort").replace("{s}", seconds(parts.turn > 0 ? parts.turn : parts.reserve));
+      if (parts.turn <= 0) text = t("reserveShort").replace("{s}", seconds(parts.reserve));
+      level = parts.total <= 10 ? "low" : parts.total <= 20 ? "warn" : "running";
+    } else if (clock && clock.reserve_seconds && clock.reserve_left && table.seats[p].kind === "human") {
+      text = t("reserveShort").replace("{s}", seconds(clock.reserve_left[p] || 0));
+    }
+    if (node.textContent !== text) node.textContent = text;
+    node.dataset.level = level;
+  });
 }
 
 function clockParts() {
@@ -583,7 +769,10 @@ function renderClock() {
   const box = document.getElementById("clock");
   const parts = clockParts();
   box.hidden = parts == null;
-  if (!parts) return;
+  if (!parts) {
+    renderSeatClocks();
+    return;
+  }
   const clock = table.clock;
   document.getElementById("clock-seat").textContent = seatName(clock.seat);
   const turn = document.getElementById("clock-turn");
@@ -595,7 +784,13 @@ function renderClock() {
   turn.classList.toggle("running", parts.turn > 0);
   reserve.classList.toggle("running", parts.turn <= 0);
   box.classList.toggle("low", parts.total <= 10);
+  box.classList.toggle("warn", parts.total > 10 && parts.total <= 20);
   box.classList.toggle("mine", clock.seat === seat);
+}
+
+function tick() {
+  renderClock();
+  renderSeatClocks();
 }
 
 function renderPresence() {
@@ -609,6 +804,15 @@ function renderPresence() {
   renderClock();
 }
 
+function isPhone() {
+  return window.matchMedia("(max-width: 640px)").matches;
+}
+
+function chatVisible() {
+  // On a desktop the chat is at the side; on a phone only while its sheet is open.
+  return !isPhone() || sheet === "chat-panel";
+}
+
 function renderChat() {
   const box = clear(document.getElementById("chat-lines"));
   if (!chatLines.length) box.append(el("li", { class: "muted" }, t("chatEmpty")));
@@ -617,33 +821,114 @@ function renderChat() {
   }
   box.scrollTop = box.scrollHeight;
   document.getElementById("chat-form").hidden = seat == null;
+  renderUnread();
+}
+
+function renderUnread() {
+  // The chat's unread mark: lines that came while it was folded away (a phone), others' only.
+  if (chatVisible()) chatSeen = chatLines.length;
+  const unread = chatLines.slice(chatSeen).filter((line) => line.seat !== seat).length;
+  const mark = document.getElementById("chat-unread");
+  mark.hidden = unread === 0;
+  mark.textContent = unread ? String(unread) : "";
+  mark.setAttribute("aria-label", t("unread").replace("{n}", unread));
+  mark.title = t("unread").replace("{n}", unread);
+}
+
+function openSheet(id) {
+  // A phone: the log or the chat over the table; the same button, or Close, folds it again.
+  sheet = sheet === id ? null : id;
+  for (const name of ["log-panel", "chat-panel"]) {
+    document.getElementById(name).classList.toggle("open", sheet === name);
+  }
+  document.getElementById("show-log").setAttribute("aria-expanded", String(sheet === "log-panel"));
+  document.getElementById("show-chat").setAttribute("aria-expanded", String(sheet === "chat-panel"));
+  document.body.classList.toggle("sheet-open", !!sheet);
+  if (sheet === "log-panel") {
+    const log = document.getElementById("log");
+    log.scrollTop = log.scrollHeight;
+  }
+  if (sheet === "chat-panel") {
+    const lines = document.getElementById("chat-lines");
+    lines.scrollTop = lines.scrollHeight;
+  }
+  renderUnread();
 }
 
 function sendMessage(message) {
   if (socket && socket.readyState === WebSocket.OPEN) socket.send(JSON.stringify(message));
 }
 
+function ranking() {
+  // The seats by score, best first; equal scores share a place.
+  const scores = (view && view.scores) || [];
+  const order = scores.map((score, p) => ({ p, score })).sort((a, b) => Number(b.score) - Number(a.score) || a.p - b.p);
+  let place = 0;
+  return order.map((row, i) => {
+    if (i === 0 || Number(row.score) !== Number(order[i - 1].score)) place = i + 1;
+    return Object.assign(row, { place });
+  });
+}
+
+function listNames(names) {
+  return names.join(LANG === "ja" ? "、" : ", ");
+}
+
 function renderResult() {
   const box = document.getElementById("result");
   if (!view || !view.is_terminal) {
     box.hidden = true;
+    endShown = false;
     return;
   }
   box.hidden = false;
-  const winners = (view.winners || []).map(seatName).join(", ") || t("nobody");
-  const scores = (view.scores || []).map((s, p) => `${seatName(p)}: ${compact(s)}`).join(" · ");
-  document.getElementById("winners").textContent = `${t("winners")}: ${winners} — ${scores}`;
-  // The log's last words say why the game ended (a round limit, every player out, ...).
-  const last = fullLog.length ? fullLog[fullLog.length - 1] : null;
-  document.getElementById("end-reason").textContent = last ? `${t("endReason")}: ${eventText(last)}` : "";
+  const winners = view.winners || [];
+  const title = document.getElementById("result-title");
+  if (seat != null && winners.length === 1 && winners[0] === seat) title.textContent = t("youWin");
+  else if (winners.length === 1) title.textContent = t("wins").replace("{names}", personName(winners[0]));
+  else if (winners.length) title.textContent = t("shareWin").replace("{names}", listNames(winners.map(personName)));
+  else title.textContent = t("noWinner");
+  document.getElementById("winners").textContent = `${t("gameOver")} ${t("winners")}: ${listNames(winners.map(seatName)) || t("nobody")}`;
+  const list = clear(document.getElementById("ranking"));
+  for (const row of ranking()) {
+    const won = winners.includes(row.p);
+    list.append(
+      el(
+        "li",
+        { class: [won ? "won" : "", row.p === seat ? "mine" : ""].join(" ").trim() || null, dataset: { seat: row.p } },
+        el("span", { class: "place", "aria-label": won ? t("winners") : null }, won ? "★" : String(row.place)),
+        el("span", { class: "who" }, seatName(row.p), el("span", { class: "presence-note" }, presenceNote(row.p))),
+        el("span", { class: "score" }, compact(row.score)),
+      ),
+    );
+  }
+  // Why it ended, in the game's own words: its `game_end` event (else the log's last line).
+  const end = [...fullLog].reverse().find((event) => event.type === "game_end") || fullLog[fullLog.length - 1];
+  document.getElementById("end-reason").textContent = end ? named(eventText(end)) : "";
   document.getElementById("play-again").hidden = seat == null || !!rematch;
   document.getElementById("rematch-offer").hidden = !rematch;
   if (rematch) document.getElementById("rematch-link").href = rematch.join_url;
+  // Who has taken their seat at the new table (the story says so).
+  const joined = [...new Set(((table && table.story) || []).filter((e) => e.what === "joined_next").map((e) => e.seat))];
+  const hasNext = !!(rematch || (table && table.next_table));
+  const joinedBox = document.getElementById("rematch-joined");
+  joinedBox.hidden = !hasNext;
+  joinedBox.textContent = joined.length ? t("joinedNew").replace("{names}", listNames(joined.map(personName))) : t("joinedNone");
   const link = document.getElementById("download-record");
   link.href = `/api/tables/${encodeURIComponent(TABLE_ID)}/record`;
   link.setAttribute("download", `bodoge-${view.game}-${TABLE_ID}.json`);
   document.getElementById("replay-link").href = `/r/${encodeURIComponent(TABLE_ID)}`;
   document.getElementById("review-link").href = `/r/${encodeURIComponent(TABLE_ID)}`;
+  if (!endShown) {
+    // The end is an event: the banner comes into view at once, wherever the page was scrolled.
+    endShown = true;
+    window.scrollTo({ top: 0 });
+  }
+}
+
+function presenceNote(p) {
+  const presence = presenceOf(p);
+  return presence === "bot" || presence === "online" ? "" : ` · ${t(PRESENCE_WORDS[presence])}`;
 }
 
 // "Review this game": ask the server for the review (made once per table, shared by everyone), then
@@ -678,11 +963,21 @@ async function start() {
   setupLangSwitch();
   onLangChange(() => {
     render();
+    renderSeatMarks();
     renderChat();
     renderPresence();
     renderNameError();
   });
   document.getElementById("im-back").addEventListener("click", () => sendMessage({ type: "back" }));
+  document.getElementById("show-log").addEventListener("click", () => openSheet("log-panel"));
+  document.getElementById("show-chat").addEventListener("click", () => openSheet("chat-panel"));
+  document.querySelectorAll("[data-close]").forEach((button) => {
+    button.addEventListener("click", () => openSheet(button.dataset.close));
+  });
+  window.matchMedia("(max-width: 640px)").addEventListener("change", renderUnread);
+  // A phone: the decision panel is docked at the bottom; the page keeps that much room below its
+  // last item and scrolls items into view above it, so that it never covers one to tap.
+  new ResizeObserver(updateDock).observe(document.getElementById("decision-panel"));
   document.getElementById("play-again").addEventListener("click", () => sendMessage({ type: "rematch" }));
   document.getElementById("review-link").addEventListener("click", askReview);
   document.getElementById("chat-form").addEventListener("submit", (e) => {
@@ -717,7 +1012,7 @@ async function start() {
     if (audio) audio.close().catch(() => {});
     audio = null;
   });
-  setInterval(renderClock, 250);
+  setInterval(tick, 250);
   document.getElementById("action-filter").addEventListener("input", renderActions);
   document.addEventListener("keydown", (e) => {
     if (e.target && (e.target.tagName === "INPUT" || e.target.tagName === "TEXTAREA")) return;

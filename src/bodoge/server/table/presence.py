@@ -9,6 +9,13 @@ away: a stand-in bot plays for them while anyone is there to play with, until th
 or act themselves. The away seats live in memory: after a restart every person is at their seat
 again (nobody is connected then, so the table is paused), and the first to come back starts the
 others' grace periods.
+
+What happens to the people is also the table's story (`story`): "Ben left", "a bot plays for Ben",
+"Ben is back", "Ben plays again", "Ben joined the new table". These are table events, not game events:
+the game's log and record never hold them. Each is kept with where it happened in each seat's log
+(the length of that seat's log then, and the spectators'), so that a page can show it among the game's
+lines; the newest STORY_KEPT are kept, in memory (a restart forgets them, as it forgets the away
+seats).
 """
 
 from __future__ import annotations
@@ -16,7 +23,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from bodoge.server.cluster import HERE_EXPIRES
 
@@ -24,6 +31,12 @@ if TYPE_CHECKING:
     from bodoge.server.table.runtime import TableRuntime
 
 log = logging.getLogger("bodoge.server")
+
+STORY_KEPT = 100  # the newest table events a table keeps and sends in its summary
+# What can happen to a seat's person: they left (their last connection closed), a stand-in plays for
+# them (`away`, why: "gone" past the grace period or out of "time"), they are back at the table,
+# they took their seat back from the stand-in (`resumed`), they took their seat at the rematch.
+STORY_KINDS = ("left", "away", "back", "resumed", "joined_next")
 
 
 class Presence:
@@ -38,6 +51,24 @@ class Presence:
         # Several processes (cluster.py): the owner hears who is connected elsewhere: process ->
         # (seats, spectators, when it was heard, time.monotonic()).
         self.remote: dict[str, tuple[frozenset[int], int, float]] = {}
+        self.story: list[dict[str, Any]] = []  # the table events, oldest first (see the module)
+        self._story_n = 0  # the next table event's number (its id for the page)
+        self._gone: set[int] = set()  # seats whose person left during play and is not back yet
+        self._seen: set[int] = set()  # seats whose person has come at all (a rematch tells its table)
+
+    # -- the table's story ------------------------------------------------------------------------
+
+    def note(self, what: str, seat: int, **extra: Any) -> None:
+        """Add a table event: `what` happened to `seat`'s person, now (at each seat's log length)."""
+        state = self.table.state
+        players = self.table.row.players
+        at = [len(state.log(p)) for p in range(players)] + [len(state.log(None))]
+        self._story_n += 1
+        entry = {"n": self._story_n, "what": what, "seat": seat, "seq": len(state.history), "log": at}
+        entry.update(extra)
+        self.story.append(entry)
+        del self.story[:-STORY_KEPT]
+        self.table.broadcast_table()
 
     # -- who is here ------------------------------------------------------------------------------
 
@@ -100,7 +131,7 @@ class Presence:
     def _moved(self, before: set[int]) -> None:
         after = self.present_seats()
         for seat in before - after:
-            self.left(seat)
+            self.departed(seat)
         for seat in after - before:
             self.arrived(seat)
         self.table.people_changed()
@@ -109,10 +140,27 @@ class Presence:
     # -- the grace period and the stand-ins -------------------------------------------------------
 
     def arrived(self, seat: int) -> None:
-        """A person is connected again: their grace period, if one runs, ends."""
+        """A person is connected again: their grace period, if one runs, ends; one who had left
+        during play is back (the story says so); the first coming of a rematch's seat is told to
+        the table it follows."""
         grace = self._grace.pop(seat, None)
         if grace is not None:
             grace.cancel()
+        if seat in self._gone:
+            self._gone.discard(seat)
+            if self.table.row.status == "playing":
+                self.note("back", seat)
+        if seat not in self._seen:
+            self._seen.add(seat)
+            self.table.manager.joined_rematch(self.table.row, seat)
+
+    def departed(self, seat: int) -> None:
+        """A person's last connection closed (here, or heard from another process)."""
+        table = self.table
+        if table.row.seats[seat].get("kind") == "human" and table.row.status == "playing" and table.owned:
+            self._gone.add(seat)
+            self.note("left", seat)
+        self.left(seat)
 
     def left(self, seat: int) -> None:
         """A person's last connection closed: after the grace period, a stand-in plays for them."""
@@ -149,18 +197,19 @@ class Presence:
             # to come back, late, would find a stand-in playing their own seat.
             return
         log.info("table %s: seat %d is away; a stand-in plays for it", self.table.id, seat)
-        self._go_away(seat)
+        self._go_away(seat, "gone")
 
     def ran_out(self, seat: int) -> None:
         """The seat's time ran out on the clock: a stand-in plays for it."""
         log.info("table %s: seat %d ran out of time; a stand-in plays for it", self.table.id, seat)
-        self._go_away(seat)
+        self._go_away(seat, "time")
 
-    def _go_away(self, seat: int) -> None:
+    def _go_away(self, seat: int, why: str) -> None:
         table = self.table
         if seat in self.away or table.row.status != "playing":
             return
         self.away.add(seat)
+        self.note("away", seat, why=why)
         table.tick_clock()
         table.broadcast_table()
         table.bots.schedule()
@@ -170,6 +219,7 @@ class Presence:
         if seat not in self.away:
             return
         self.away.discard(seat)
+        self.note("resumed", seat)
         self.table.tick_clock()
         self.table.broadcast_table()
 

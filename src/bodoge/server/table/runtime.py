@@ -45,6 +45,8 @@ if TYPE_CHECKING:
 
 log = logging.getLogger("bodoge.server")
 
+STORY_SHARED = 20  # table events in the summary another process's people get (see `_send_table`)
+
 
 class TableRuntime:
     """One table in play at this process: the owner of it, or (beside other processes) a replica
@@ -112,6 +114,7 @@ class TableRuntime:
         for info in summary["seats"]:
             info["away"] = info["seat"] in presence.away
         summary["paused"] = presence.paused
+        summary["story"] = presence.story
         if self.clock.setting is not None:
             summary["clock"] = self.clock.shown()
         return summary
@@ -139,6 +142,7 @@ class TableRuntime:
             # every replica has: left out, a summary fits a notification (a seat's name and bot
             # spec are bounded; one too long anyway is refused by `encode`, and logged).
             shared = {k: v for k, v in summary.items() if k != "options"}
+            shared["story"] = summary["story"][-STORY_SHARED:]  # the newest: a notification is small
             self.manager.tell({"kind": "table", "table": self.id, "summary": shared})
 
     # -- who comes and goes ---------------------------------------------------------------------
@@ -189,7 +193,7 @@ class TableRuntime:
         self.connections.discard(conn)
         seat = conn.seat
         if seat is not None and seat not in self.presence.present_seats():
-            self.presence.left(seat)
+            self.presence.departed(seat)
         self.people_changed()
         self.maybe_unload()
 
@@ -357,8 +361,10 @@ class TableRuntime:
             if result is not None:
                 self.row.status = "over"
                 self.row.result = result
-            if not bot:
-                self.presence.away.discard(seat)  # acting takes the seat back from a stand-in
+            if not bot and seat in self.presence.away:
+                # Acting takes the seat back from a stand-in.
+                self.presence.away.discard(seat)
+                self.presence.note("resumed", seat)
             self.tick_clock()
             self.broadcast()
             if result is not None or self.clock.setting is not None:
