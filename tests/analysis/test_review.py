@@ -196,3 +196,25 @@ def test_ray_reviews_several_records_as_the_pool_does() -> None:
     assert [r["game"] for r in rayed] == ["hangover", "tottarot"]
     total = sum(len(r["decisions"]) for r in rayed)
     assert done[0] == (0, total) and done[-1] == (total, total)
+
+
+def test_the_held_out_loss_has_no_floor_of_noisy_maxima() -> None:
+    """Ten options all worth ½ (coin flips, 24 deals): the best of their noisy means leads the move
+    played by about a sd of the means, so the plain loss is clearly above 0 on average; the held-out
+    loss (the best picked on the other half of the deals) is 0 on average. Where one option is worth
+    more, the held-out loss of another is the gap."""
+    from bodoge.analysis.values import OptionValues
+
+    rng = random.Random(3)
+    plain, held = [], []
+    for _ in range(300):
+        returns = {a: [float(rng.random() < 0.5) for _ in range(24)] for a in range(10)}
+        values = OptionValues(0, list(range(10)), returns)
+        plain.append(values.loss_interval(values.best(), 0)[0])
+        held.append(values.held_out_loss(0))
+    assert sum(plain) / len(plain) > 0.12
+    assert abs(sum(held) / len(held)) < 0.02
+    sure = OptionValues(0, [0, 1, 2], {0: [1.0] * 6, 1: [0.0, 1.0] * 3, 2: [0.0] * 6})
+    assert sure.held_out_loss(0) == 0
+    assert sure.held_out_loss(1) == 0.5
+    assert sure.held_out_loss(2) == 1

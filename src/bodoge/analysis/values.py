@@ -153,7 +153,6 @@ class OptionValues:
         low, high = mean_interval(diffs, paired_z(len(self.options)))
         return sum(diffs) / len(diffs), low, high
 
-
     def held_out_loss(self, a: int, folds: int = 2) -> float:
         """Option a's loss with the best chosen on other deals than those that measure it
         (cross-fitting): the deals are split into `folds` (deal j in fold j mod folds); for each fold,
