@@ -35,7 +35,7 @@ from bodoge.errors import BadOption, BadRecord, BodogeError
 
 REVIEW_FORMAT = "bodoge-review/1"
 DEFAULT_DEALS = 24  # where the playouts use a quick policy (a few ms each)
-SLOW_DEALS = 8  # where they use the view heuristic (ten times slower: Troika)
+SLOW_DEALS = 8  # where they use the view heuristic (several times slower; every game here has a quick policy)
 MAX_JOBS = 256
 MAX_RECORDS = 10_000  # records in one review run
 MAX_ACTIONS = 20_000  # actions of one record (the longest game is a few hundred)
