@@ -115,8 +115,12 @@ SKILL = {"hangover": (3, 3, 8), "tokkuri": (2, 2, 6), "tottarot": (2, 4, 8), "tr
 @pytest.mark.slow
 @pytest.mark.parametrize("name", sorted(SKILL))
 def test_random_play_loses_more_than_the_heuristic(name: str) -> None:
+    """By the plain loss and by the held-out one (the best picked on other deals), seats rotated."""
     players, games, deals = SKILL[name]
-    losses: dict[bool, list[float]] = {True: [], False: []}
+    losses: dict[str, dict[bool, list[float]]] = {
+        "loss": {True: [], False: []},
+        "held_out_loss": {True: [], False: []},
+    }
     for g in range(games):
         random_seat = g % players
         review = review_record(
@@ -124,9 +128,11 @@ def test_random_play_loses_more_than_the_heuristic(name: str) -> None:
         )
         for d in review["decisions"]:
             if d["class"] != "forced":
-                losses[d["seat"] == random_seat].append(d["loss"])
-    mean = {k: sum(v) / len(v) for k, v in losses.items()}
-    assert mean[True] > mean[False], mean
+                for key, by_seat in losses.items():
+                    by_seat[d["seat"] == random_seat].append(d[key])
+    mean = {key: {k: sum(v) / len(v) for k, v in by_seat.items()} for key, by_seat in losses.items()}
+    assert mean["loss"][True] > mean["loss"][False], mean
+    assert mean["held_out_loss"][True] > mean["held_out_loss"][False], mean
 
 
 def test_classes_follow_the_thresholds_and_the_interval() -> None:
@@ -166,3 +172,49 @@ def test_a_time_budget_plays_at_least_two_deals() -> None:
     record = played("hangover", 3, seed=2)
     review = review_record(record, seats=[0], budget=Budget(seconds=0.001))
     assert all(d["deals"] >= 2 for d in review["decisions"])
+
+
+def test_ray_reviews_several_records_as_the_pool_does() -> None:
+    """`backend="ray"` (a local Ray that the review starts with 2 CPUs and shuts down again): the
+    same reviews as the process pool for the same seed and a budget of deals."""
+    ray = pytest.importorskip("ray", reason="Ray is not installed (pip install 'bodoge[ray]')")
+    if ray.is_initialized():  # another test's Ray: this one must start and stop its own
+        ray.shutdown()
+    records = [played("hangover", 3, seed=4, random_seat=2), played("tottarot", 2, seed=6)]
+    pooled = reviewing.review_records(records, budget=Budget(deals=2), seed=9, jobs=2)
+    done: list[tuple[int, int]] = []
+    rayed = reviewing.review_records(
+        records,
+        budget=Budget(deals=2),
+        seed=9,
+        jobs=2,
+        backend="ray",
+        progress=lambda d, t: done.append((d, t)),
+    )
+    assert not ray.is_initialized(), "the review left the Ray it started running"
+    assert rayed == pooled
+    assert [r["game"] for r in rayed] == ["hangover", "tottarot"]
+    total = sum(len(r["decisions"]) for r in rayed)
+    assert done[0] == (0, total) and done[-1] == (total, total)
+
+
+def test_the_held_out_loss_has_no_floor_of_noisy_maxima() -> None:
+    """Ten options all worth ½ (coin flips, 24 deals): the best of their noisy means leads the move
+    played by about a sd of the means, so the plain loss is clearly above 0 on average; the held-out
+    loss (the best picked on the other half of the deals) is 0 on average. Where one option is worth
+    more, the held-out loss of another is the gap."""
+    from bodoge.analysis.values import OptionValues
+
+    rng = random.Random(3)
+    plain, held = [], []
+    for _ in range(300):
+        returns = {a: [float(rng.random() < 0.5) for _ in range(24)] for a in range(10)}
+        values = OptionValues(0, list(range(10)), returns)
+        plain.append(values.loss_interval(values.best(), 0)[0])
+        held.append(values.held_out_loss(0))
+    assert sum(plain) / len(plain) > 0.12
+    assert abs(sum(held) / len(held)) < 0.02
+    sure = OptionValues(0, [0, 1, 2], {0: [1.0] * 6, 1: [0.0, 1.0] * 3, 2: [0.0] * 6})
+    assert sure.held_out_loss(0) == 0
+    assert sure.held_out_loss(1) == 0.5
+    assert sure.held_out_loss(2) == 1

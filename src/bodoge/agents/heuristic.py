@@ -44,6 +44,16 @@ def quick_policy(game: Game) -> QuickPolicy | None:
     return act
 
 
+def quick_in_search(game: Game) -> bool:
+    """Whether ISMCTS's `auto` should play its simulations with the game's quick policy: yes where it
+    has one, unless its `rollout` module says `IN_SEARCH = False` (a policy written for the game
+    review whose effect on the bot's strength is not measured yet: the bot keeps what it had)."""
+    if quick_policy(game) is None:
+        return False
+    module = game.part("rollout")
+    return module is None or bool(getattr(module, "IN_SEARCH", True))
+
+
 class HeuristicAgent:
     spec = "heuristic"
     reads_log = False  # every game's heuristic decides on the present state (view(seat, log=False))

@@ -37,7 +37,7 @@ from enum import StrEnum
 from typing import Any, TypeVar
 
 from bodoge.agents.base import legal_ids
-from bodoge.agents.heuristic import QuickPolicy, heuristic_policy, quick_policy
+from bodoge.agents.heuristic import QuickPolicy, heuristic_policy, quick_in_search, quick_policy
 from bodoge.core.game import Game, State
 from bodoge.errors import BadOption
 
@@ -222,10 +222,11 @@ class ISMCTSAgent:
         random) and the model of the other seats in the tree (None: they choose by UCT)."""
         quick = quick_policy(game)
         rollout, opponents = self.rollout, self.opponents
+        usual = quick_in_search(game)  # not in Troika: its quick policy is the review's, for now
         if rollout == Policy.AUTO:
-            rollout = Policy.QUICK if quick is not None else Policy.RANDOM
+            rollout = Policy.QUICK if usual else Policy.RANDOM
         if opponents == Policy.AUTO:
-            opponents = Policy.QUICK if quick is not None else Policy.TREE
+            opponents = Policy.QUICK if usual else Policy.TREE
         model: QuickPolicy | None
         if opponents == Policy.TREE:
             model = None

@@ -35,7 +35,7 @@ from bodoge.errors import BadOption, BadRecord, BodogeError
 
 REVIEW_FORMAT = "bodoge-review/1"
 DEFAULT_DEALS = 24  # where the playouts use a quick policy (a few ms each)
-SLOW_DEALS = 8  # where they use the view heuristic (ten times slower: Troika)
+SLOW_DEALS = 8  # where they use the view heuristic (several times slower; every game here has a quick policy)
 MAX_JOBS = 256
 MAX_RECORDS = 10_000  # records in one review run
 MAX_ACTIONS = 20_000  # actions of one record (the longest game is a few hundred)
@@ -164,6 +164,7 @@ def review_decision(unit: dict[str, Any]) -> dict[str, Any]:
         "loss": _r(loss),
         "loss_low": _r(loss_low),
         "loss_high": _r(loss_high),
+        "held_out_loss": _r(values.held_out_loss(chosen)),
         "class": "forced" if forced else classify(loss, loss_low, chosen == best),
         "win_chance": _r(values.mean(best)),
         "bot": bot,
@@ -210,6 +211,7 @@ def seat_summary(seat: int, decisions: list[dict[str, Any]], returns: list[float
         "decisions": len(mine),
         "reviewed": n,
         "mean_loss": _r(sum(d["loss"] for d in chosen) / n) if n else None,
+        "mean_held_out_loss": _r(sum(d["held_out_loss"] for d in chosen) / n) if n else None,
         "accuracy": round(sum(move_accuracy(d["loss"]) for d in chosen) / n, 1) if n else None,
         "classes": counts,
         "bot_agreement": _r(sum(d["chosen"] == d["bot"] for d in with_bot) / len(with_bot))

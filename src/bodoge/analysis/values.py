@@ -153,6 +153,24 @@ class OptionValues:
         low, high = mean_interval(diffs, paired_z(len(self.options)))
         return sum(diffs) / len(diffs), low, high
 
+    def held_out_loss(self, a: int, folds: int = 2) -> float:
+        """Option a's loss with the best chosen on other deals than those that measure it
+        (cross-fitting): the deals are split into `folds` (deal j in fold j mod folds); for each fold,
+        the best option of the other deals' means, minus a, over the fold's deals (paired); the mean
+        over the folds. The best of noisy means is biased upward (its own noise helped pick it), so
+        `mean(best()) − mean(a)` is positive on average even when every option is worth the same;
+        this estimate is not (0 on average then, and below 0 at times). Needs `folds` deals or more."""
+        k = self.deals
+        if k < folds:
+            raise ValueError(f"{k} deals cannot be split into {folds} folds")
+        total = 0.0
+        for fold in range(folds):
+            train = [j for j in range(k) if j % folds != fold]
+            test = [j for j in range(k) if j % folds == fold]
+            best = max(self.options, key=lambda b: (sum(self.returns[b][j] for j in train), -b))
+            total += sum(self.returns[best][j] - self.returns[a][j] for j in test) / len(test)
+        return total / folds
+
 
 def paired_z(options: int) -> float:
     """The z of a two-sided 95% interval for each of `options` − 1 comparisons with the best at once."""

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Mapping
+from functools import lru_cache
 from typing import Any
 
 from bodoge.core.game import Game
@@ -20,13 +21,20 @@ from bodoge.games.troika.scoring import round_value
 LEFT_BEHIND = -6.0  # a round without fuel costs a chip: worse than most scores
 
 
-def evaluate(counts: list[int], turns_left: float) -> float:
+def evaluate(counts: list[int] | tuple[int, ...], turns_left: float) -> float:
     """How good these tiles are for the player, `turns_left` own turns before the round ends."""
-    v = round_value(tuple(counts))
-    base = LEFT_BEHIND if v is None else float(v)
+    base, bonus = kept_worth(tuple(counts))
     if turns_left <= 0:
         return base
     hope = min(1.0, turns_left / 6.0)
+    return base + hope * bonus
+
+
+def tile_worth(counts: tuple[int, ...]) -> tuple[float, float]:
+    """(the round score now, or LEFT_BEHIND without a fuel; the bonus for pairs and near-runs that
+    later tiles could complete): the parts of `evaluate` that depend on the tiles alone."""
+    v = round_value(counts)
+    base = LEFT_BEHIND if v is None else float(v)
     bonus = 0.0
     has_fuel = v is not None
     for i in range(N_NUMBERS):
@@ -37,7 +45,11 @@ def evaluate(counts: list[int], turns_left: float) -> float:
             bonus += 0.2
         if c and i + 1 < N_NUMBERS and counts[i + 1] and (i + 2 >= N_NUMBERS or not counts[i + 2]):
             bonus += 0.25  # an open pair toward a jewel
-    return base + hope * bonus
+    return base, bonus
+
+
+#: `tile_worth` kept per tile counts: a game meets the same few hundred again and again.
+kept_worth = lru_cache(maxsize=1 << 16)(tile_worth)
 
 
 def act(game: Game, view: Mapping[str, Any], rng: random.Random) -> int:
