@@ -364,6 +364,7 @@ function setPending(text) {
 // The game's own board, when there is one; the generic view stays below (folded) as the fallback.
 function renderBoardPanel() {
   const panel = document.getElementById("board-panel");
+  const before = boardSnapshot(document.getElementById("board")); // the pieces' places, for the motion
   const box = clear(document.getElementById("board"));
   const drawn = view && BOARDS[view.game]
     ? renderBoard(view.game, view, { seatName, send, pending, setPending, readOnly: waiting })
@@ -376,6 +377,7 @@ function renderBoardPanel() {
   }
   if (!drawn) return;
   box.append(drawn.node);
+  animateBoard(before, box);
   box.dataset.ready = waiting ? "" : "1";
   const prompt = document.getElementById("board-prompt");
   const mine = view.legal_actions && view.legal_actions.length > 0;
