@@ -371,8 +371,11 @@ function boardMoves(before, root) {
     let flip = false;
     if (i < 0) {
       // Turned over: a face-down piece left (or its place shows a face now), or a face went face down.
-      i = gone.findIndex((g) => (g.key === "?" || item.key === "?") && g.place === item.place);
-      if (i < 0) i = gone.findIndex((g) => g.key === "?" || item.key === "?");
+      const hidden = (g) => g.key === "?" || item.key === "?";
+      const seatOf = (place) => place.split(":")[1];
+      i = gone.findIndex((g) => hidden(g) && g.place === item.place);
+      if (i < 0) i = gone.findIndex((g) => hidden(g) && seatOf(g.place) === seatOf(item.place));
+      if (i < 0 && !(item.node.dataset.from && before.piles[item.node.dataset.from])) i = gone.findIndex(hidden);
       flip = i >= 0;
     }
     if (i >= 0) {
