@@ -311,6 +311,8 @@ function signed(n) {
 
 function boardSnapshot(container) {
   if (!container) return null;
+  // A motion still running ends now: the pieces' places are where the last view put them.
+  if (container.getAnimations) container.getAnimations({ subtree: true }).forEach((a) => a.finish());
   const pieces = [...container.querySelectorAll("[data-piece]")].map((node) => ({
     key: node.dataset.piece,
     place: node.dataset.place || "",
@@ -390,8 +392,13 @@ function boardMoves(before, root) {
 }
 
 function animateBoard(before, root) {
-  if (!before || !root || !root.animate || reducedMotion()) return [];
+  // The first drawing (an empty board before it) shows the table as it is: nothing moves.
+  if (!before || !before.pieces.length || !root || !root.animate || reducedMotion()) return [];
   const { moves, levels } = boardMoves(before, root);
+  // Pieces that come from nowhere on the board (a new round's deal) appear, a few at most: a deal of a
+  // dozen cards fading in one by one would hold up the game.
+  const fromNowhere = moves.filter((m) => !m.from);
+  if (fromNowhere.length > MOTION.maxSteps) fromNowhere.forEach((m) => moves.splice(moves.indexOf(m), 1));
   const animations = [];
   let step = 0;
   const timing = () => ({

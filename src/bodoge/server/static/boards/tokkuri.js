@@ -285,7 +285,7 @@ BOARDS.tokkuri = {
         ctx,
         p,
         [
-          `${T("balance")} ${v.scores[p]} · ${T("hand")} ${v.hand_counts[p]} · ${T("captured")} ${v.captured_counts[p]}`,
+          `${T("hand")} ${v.hand_counts[p]} · ${T("captured")} ${v.captured_counts[p]}`, // (the score is the balance)
           v.round_scores ? ` · ${T("roundScore")} ${signed(v.round_scores[p])}` : "",
           v.bonus && v.bonus[p] && v.bonus[p].length ? ` · ${T("bonus")} ${v.bonus[p].length}` : "",
         ],

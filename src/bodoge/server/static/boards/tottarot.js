@@ -258,7 +258,17 @@ BOARDS.tottarot = {
         { class: "tt-stars", role: "img", "aria-label": T("victoryOf").replace("{n}", v.victory_tokens[p]) },
         Array.from({ length: v.victory_tokens[p] }, () => svgEl("svg", { viewBox: "0 0 20 20", class: "tt-star", "aria-hidden": "true" }, svgEl("circle", { cx: 10, cy: 10, r: 9, fill: "#8a6a1e" }), svgEl("path", { d: starPath(10, 10, 7, 3), fill: "#f3d27a" }))),
       );
-      const row = el("div", { class: "tt-row" }, (v.rows[p] || []).map((c) => this.card(ctx, c.card, c.inverted, `row:${p}`)));
+      // An inverted fate lies upside down; a mark beside it says what it counts now.
+      const row = el(
+        "div",
+        { class: "tt-row" },
+        (v.rows[p] || []).map((c) => {
+          const card = this.card(ctx, c.card, c.inverted, `row:${p}`);
+          if (!c.inverted) return card;
+          const pts = -this.cardInfo(ctx, c.card).points;
+          return el("div", { class: "tt-inv" }, card, el("span", { class: "tt-inv-mark", "aria-hidden": "true" }, `↻ ${signed(pts)}`));
+        }),
+      );
       const box = playerBox(
         ctx,
         p,
