@@ -241,3 +241,35 @@ def test_moves_animate_unless_reduced_and_end_as_the_view_says(
         assert page.evaluate(BOARD_ANIMATIONS) == 0  # nothing moves that did not change
     assert not errors
     context.close()
+
+
+SEAT_EXTRA = """([game, view]) => {
+  const asked = [];
+  const opts = { seatName: (p) => `P${p}`, send() {}, setPending() {},
+    seatExtra: (p) => { asked.push(p); const s = document.createElement('span'); s.className = 'seat-clock'; s.dataset.seat = p; return s; } };
+  const drawn = renderBoard(game, view, opts);
+  const boxes = [...drawn.node.querySelectorAll('.pbox')].map((box) => {
+    const extra = box.querySelector('.ptag .seat-clock');
+    const name = box.querySelector('.ptag .pname');
+    return [box.dataset.seat, extra ? extra.dataset.seat : null,
+      !!(extra && name && (name.compareDocumentPosition(extra) & Node.DOCUMENT_POSITION_FOLLOWING))];
+  });
+  const plain = renderBoard(game, view, { seatName: (p) => `P${p}`, send() {}, setPending() {} });
+  return { asked, boxes, plain: plain.node.querySelectorAll('.seat-clock').length };
+}"""
+
+
+def test_each_seats_box_shows_the_tables_own_part_after_the_name(
+    browser: Any, live: ProcessServer, views: Any
+) -> None:
+    """opts.seatExtra(p) (the table page's presence and clock) lands in seat p's name tag, after the
+    name; without it, nothing is added (the replay viewer)."""
+    page, errors = open_board_page(browser, live, "en")
+    for game, at in views.items():
+        got = page.evaluate(SEAT_EXTRA, [game, at["mid1"]])
+        n = GAMES[game]
+        assert sorted(got["asked"]) == list(range(n)), (game, got)
+        assert sorted(got["boxes"]) == [[str(p), str(p), True] for p in range(n)], (game, got)
+        assert got["plain"] == 0
+    assert not errors
+    page.context.close()
