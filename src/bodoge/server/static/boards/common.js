@@ -330,7 +330,7 @@ function reducedMotion() {
   return !window.matchMedia || window.matchMedia("(prefers-reduced-motion: reduce)").matches;
 }
 
-const MOTION = { ms: 320, gap: 200, easing: "cubic-bezier(0.2, 0.7, 0.3, 1)", maxSteps: 6 };
+const MOTION = { ms: 320, gap: 200, easing: "cubic-bezier(0.2, 0.7, 0.3, 1)", maxSteps: 6, maxMoves: 16 };
 
 // The moves between two drawings: pieces alike at one place are one to the eye, so per (key, place)
 // only the count matters; what a place gained came from where a piece of that key (or a face-down one,
@@ -395,6 +395,8 @@ function animateBoard(before, root) {
   // The first drawing (an empty board before it) shows the table as it is: nothing moves.
   if (!before || !before.pieces.length || !root || !root.animate || reducedMotion()) return [];
   const { moves, levels } = boardMoves(before, root);
+  // A jump (the replay's first or last move, another seat's view, a new round) is no move to follow.
+  if (moves.length + levels.length > MOTION.maxMoves) return [];
   // Pieces that come from nowhere on the board (a new round's deal) appear, a few at most: a deal of a
   // dozen cards fading in one by one would hold up the game.
   const fromNowhere = moves.filter((m) => !m.from);

@@ -324,7 +324,7 @@ BOARDS.tokkuri = {
         hand.append(card);
       });
       const mineBox = boxes[v.seat];
-      mineBox.append(el("div", { class: "bsec-title" }, bt("hand")), hand);
+      if ((v.hand || []).length || !v.is_terminal) mineBox.append(el("div", { class: "bsec-title" }, bt("hand")), hand);
       if (self.selected != null && v.hand[self.selected] != null) {
         const code = v.hand[self.selected];
         mineBox.append(

@@ -22,7 +22,8 @@ BOARDS.troika = {
       // A tile's name for screen readers, "{n}" its number, "{p}" a player (word order differs in Japanese).
       inMine: "tile {n} in the mine", inHand: "tile {n} in your hand", inContainer: "tile {n} in the container of {p}",
       inHandOf: "tile {n} in the hand of {p}", faceDown: "face-down tile", handOf: "{n} tiles in the hand of {p}",
-      chipsOf: "{n} chips",
+      chipsOf: "{n} chips", fuel: "fuel", jewel: "jewel", waste: "waste", leftBehind: "left behind (no fuel)",
+      result: "Round {r}",
     },
     ja: {
       mine: "採掘場", pool: "裏向きの山", draw: "引く", container: "コンテナ", hand: "手札",
@@ -31,7 +32,8 @@ BOARDS.troika = {
       start: "始まりの冒険者", tiles: "枚", lastRound: "前のラウンド",
       inMine: "採掘場のタイル {n}", inHand: "あなたの手札のタイル {n}", inContainer: "{p}のコンテナのタイル {n}",
       inHandOf: "{p}の手札のタイル {n}", faceDown: "裏向きのタイル", handOf: "{p}の手札 {n}枚",
-      chipsOf: "チップ {n}枚",
+      chipsOf: "チップ {n}枚", fuel: "燃料", jewel: "宝石", waste: "ゴミ", leftBehind: "置き去り（燃料なし）",
+      result: "ラウンド{r}",
     },
   },
 
@@ -113,6 +115,31 @@ BOARDS.troika = {
     return node;
   },
 
+  // A seat's tiles as the round scored them: each fuel (three alike) on a dark tray, each jewel on a
+  // gold one with its value, the waste on a grey one with its cost. The stones keep their faces; the
+  // trays say what they made.
+  roundResult(ctx, r, round) {
+    const T = ctx.T;
+    const group = (cls, tiles, label) =>
+      el(
+        "div",
+        { class: `tr-set ${cls}`, role: "img", "aria-label": `${label}: ${tiles.join(" ")}` },
+        el("div", { class: "tr-set-tiles" }, tiles.map((n) => svgEl("svg", { viewBox: "0 0 44 50", class: "tr-mini", "aria-hidden": "true" }, this.stoneShapes(n)))),
+        el("span", { class: "tr-set-label", "aria-hidden": "true" }, label),
+      );
+    const sets = (r.sets || []).map((set) => {
+      const fuel = set.every((n) => n === set[0]);
+      return fuel ? group("tr-fuel", set, T("fuel")) : group("tr-jewel", set, `${T("jewel")} ${signed(Math.max(...set) % 10)}`);
+    });
+    const waste = r.waste && r.waste.length ? group("tr-waste", r.waste, `${T("waste")} ${signed(-r.waste.length)}`) : null;
+    return el(
+      "div",
+      { class: "tr-result" },
+      el("div", { class: "bsec-title" }, T("result").replace("{r}", round), r.left_behind ? ` · ${T("leftBehind")}` : ""),
+      el("div", { class: "tr-sets" }, sets, waste),
+    );
+  },
+
   render(ctx) {
     const v = ctx.view;
     const T = ctx.T;
@@ -154,9 +181,11 @@ BOARDS.troika = {
         el("div", { class: "tr-row" }, el("div", { class: "tr-container-wrap" }, el("div", { class: "bsec-title" }, T("container")), cont), this.coin(ctx, v.chips[p])),
         p !== v.seat && !ctx.seatViews && v.hand_sizes[p] ? this.backs(ctx, v.hand_sizes[p], p) : null,
       );
+      const result = v.is_terminal && v.last_round && (v.last_round.players || []).find((r) => r.seat === p);
+      if (result) box.append(this.roundResult(ctx, result, v.last_round.round));
       boxes.push(box);
     }
-    if (v.seat != null) {
+    if (v.seat != null && !v.is_terminal) {
       const hand = el("div", { class: "tiles hand" });
       (v.hand || []).forEach((n) => hand.append(this.tile(ctx, n, `return hand ${n}`, "inHand", null, "inhand")));
       boxes[v.seat].append(el("div", { class: "tr-hand" }, el("div", { class: "bsec-title" }, bt("hand")), hand, ctx.button(T("declare"), "troika", "primary")));
