@@ -261,17 +261,29 @@ function playerBox(ctx, p, meta, ...children) {
 }
 
 // The table top, seen from the bottom seat's chair: that seat's box at the bottom edge, the others
-// across the top in the order they sit clockwise from its left (the next seat to play sits on the
-// left), the shared components in the middle. boxes[p] is seat p's box.
+// around in the order they sit clockwise from its left (the next seat to play sits on the left): the
+// first on the left side, the last on the right side, those between across the top; the shared
+// components in the middle. On a narrow board (art.css) the others make one row at the top, in the
+// same order. boxes[p] is seat p's box.
 function tableTop(ctx, boxes, ...center) {
   const n = boxes.length;
   const me = ctx.bottom;
   const others = [];
   for (let k = 1; k < n; k++) others.push(boxes[(me + k) % n]);
+  const sides = others.length >= 2;
+  const left = sides ? others.slice(0, 1) : [];
+  const right = sides ? others.slice(-1) : [];
+  const top = sides ? others.slice(1, -1) : others;
   return el(
     "div",
-    { class: `tabletop others-${others.length}` },
-    el("div", { class: "seats-others" }, others),
+    { class: `tabletop others-${others.length}` + (top.length ? "" : " no-top") },
+    el(
+      "div",
+      { class: "seats-others" },
+      el("div", { class: "seats-left" }, left),
+      el("div", { class: "seats-top" }, top),
+      el("div", { class: "seats-right" }, right),
+    ),
     el("div", { class: "table-center" }, ...center),
     el("div", { class: "seat-bottom" }, boxes[me]),
   );
