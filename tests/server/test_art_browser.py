@@ -273,3 +273,46 @@ def test_each_seats_box_shows_the_tables_own_part_after_the_name(
         assert got["plain"] == 0
     assert not errors
     page.context.close()
+
+
+def tokkuri_drink() -> tuple[dict[str, Any], dict[str, Any]]:
+    """Seat 0's views of Tokkuri just before and just after a tokkuri's level dropped."""
+    for seed in range(100):
+        state = make("tokkuri", 3).new_state(seed=seed)
+        rng = random.Random(seed)
+        while not state.is_terminal:
+            before = roundtrip(state.view(0))
+            state.apply(rng.choice(state.legal_actions()))
+            after = roundtrip(state.view(0))
+            levels = {t["id"]: t["level"] for t in before["tokkuri"]}
+            if after["round"] == before["round"] and any(
+                t["level"] < levels.get(t["id"], 0) for t in after["tokkuri"]
+            ):
+                return before, after
+    raise AssertionError("no Tokkuri game drank")
+
+
+STEP = """([game, before, after]) => {
+  const opts = { seatName: (p) => `P${p}`, send() {}, setPending() {} };
+  const box = document.getElementById('board');
+  box.replaceChildren(renderBoard(game, before, opts).node);
+  const snap = boardSnapshot(box);
+  box.replaceChildren(renderBoard(game, after, opts).node);
+  return animateBoard(snap, box).map((a) => ({
+    liquid: a.effect.target.hasAttribute('data-liquid'),
+    piece: a.effect.target.dataset.piece || null,
+    from: String(a.effect.getKeyframes()[0].transform),
+  }));
+}"""
+
+
+def test_a_bottles_level_drops_and_only_what_changed_moves(browser: Any, live: ProcessServer) -> None:
+    page, errors = open_board_page(browser, live, "en", motion="no-preference")
+    before, after = tokkuri_drink()
+    moved = page.evaluate(STEP, ["tokkuri", before, after])
+    liquids = [m for m in moved if m["liquid"]]
+    assert liquids and all(m["from"].startswith("translateY(-") for m in liquids), moved  # from higher up
+    # The same view again: nothing moves.
+    assert page.evaluate(STEP, ["tokkuri", after, after]) == []
+    assert not errors
+    page.context.close()

@@ -389,7 +389,9 @@ function boardMoves(before, root) {
       const seatOf = (place) => place.split(":")[1];
       i = gone.findIndex((g) => hidden(g) && g.place === item.place);
       if (i < 0) i = gone.findIndex((g) => hidden(g) && seatOf(g.place) === seatOf(item.place));
-      if (i < 0 && !(item.node.dataset.from && before.piles[item.node.dataset.from])) i = gone.findIndex(hidden);
+      // (A piece before a seat comes from that seat's own hidden pieces, never from another's.)
+      const pile = item.node.dataset.from && before.piles[item.node.dataset.from];
+      if (i < 0 && !pile && seatOf(item.place) == null) i = gone.findIndex(hidden);
       flip = i >= 0;
     }
     if (i >= 0) {

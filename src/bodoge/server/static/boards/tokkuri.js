@@ -83,9 +83,11 @@ BOARDS.tokkuri = {
   // Where an event put what it moved (the last move's mark), and where from: a placed or targeted
   // tokkuri on the table (by its id), a drawn card into the hand, a passed one from hand to hand. A card
   // played to drink, placed, or discarded left its hand: nothing of the same number lights there.
-  landed(e) {
-    if (e.type === "place") return [[`hand:${e.seat}`, e.card, -1], ["table", e.tokkuri]];
-    if (e.type === "target") return [["table", e.tokkuri]];
+  landed(e, view) {
+    // A tokkuri lies before its owner ("table:1"): the motion brings a placed one from that hand.
+    const at = (id) => `table:${((view.tokkuri || []).find((t) => t.id === id) || {}).owner}`;
+    if (e.type === "place") return [[`hand:${e.seat}`, e.card, -1], [at(e.tokkuri), e.tokkuri]];
+    if (e.type === "target") return [[at(e.tokkuri), e.tokkuri]];
     if (e.type === "drink") return [[`hand:${e.seat}`, e.card, -1]];
     if (e.type === "steal") return [[`hand:${e.target}`, e.card, -1]];
     if (e.type === "draw") return [[`hand:${e.seat}`, e.card]];
@@ -229,7 +231,7 @@ BOARDS.tokkuri = {
         svgEl("text", { x: 31.5, y: 22.5, "text-anchor": "middle", "font-size": t.card.length > 3 ? 4.5 : 7, "font-weight": 700, fill: TK_INK }, t.card === "dummy" ? "—" : t.card === "trouble" ? "!" : t.card),
       );
     }
-    const node = piece(ctx, "tk-bottle", { w: 40, h: 72, label, key: t.id, place: "table", data: { id: t.id, level } }, shapes);
+    const node = piece(ctx, "tk-bottle", { w: 40, h: 72, label, key: t.id, place: `table:${t.owner}`, data: { id: t.id, level } }, shapes);
     return ctx.bind(node, `target ${t.id}`, label);
   },
 
