@@ -318,7 +318,7 @@ BOARDS.hangover = {
         );
       }
       const hand = v.you.hand.slice().sort((a, b) => this.SUITS[a[0]] - this.SUITS[b[0]] || this.value(a) - this.value(b) || a.length - b.length);
-      mine.append(
+      if (hand.length || !v.is_terminal) mine.append(
         el("div", { class: "bsec-title" }, bt("hand")),
         el("div", { class: "cards hg-hand" }, hand.map((c) => this.card(ctx, c, true, `hand:${v.seat}`))),
         el("div", { class: "hg-buttons" }, ctx.button(T("declare"), "declare", "primary"), ctx.button(T("pass"), "pass"), ctx.button(T("stop"), "stop")),
