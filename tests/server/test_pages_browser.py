@@ -95,6 +95,10 @@ def check_the_page(page: Any, lang: str, size: str) -> None:
     else:
         assert english_words(texts)  # and would see English words
     if size == "phone":
+        # Measured where the pieces lie, not while one still slides there (boards/common.js: the motion).
+        page.wait_for_function(
+            "() => document.querySelector('#board').getAnimations({ subtree: true }).length === 0"
+        )
         assert page.evaluate(SMALL_TARGETS) == []
         assert page.evaluate("document.documentElement.scrollHeight") < 3000  # not an endless page
         if page.is_visible(READY):

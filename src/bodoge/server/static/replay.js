@@ -75,6 +75,7 @@ async function load(move) {
 }
 
 function drawBoard() {
+  const before = boardSnapshot(document.getElementById("replay-board")); // the pieces' places, for the motion
   const box = clear(document.getElementById("replay-board"));
   const noop = () => {};
   const opts = { seatName: rSeatName, send: noop, setPending: noop, readOnly: true };
@@ -82,6 +83,7 @@ function drawBoard() {
   const view = omniscient ? omniscientView(rData.game, rData.view, rData.views) : rData.view;
   const drawn = renderBoard(rData.game, view, omniscient ? { ...opts, seatViews: rData.views } : opts);
   box.append(drawn ? drawn.node : el("pre", {}, compact(view)));
+  animateBoard(before, box);
   box.dataset.seat = rSeat;
 }
 

@@ -439,6 +439,7 @@ function setPending(text) {
 // The game's own board, when there is one; the generic view stays below (folded) as the fallback.
 function renderBoardPanel() {
   const panel = document.getElementById("board-panel");
+  const before = boardSnapshot(document.getElementById("board")); // the pieces' places, for the motion
   const box = clear(document.getElementById("board"));
   const drawn = view && BOARDS[view.game]
     ? renderBoard(view.game, view, { seatName, send, pending, setPending, readOnly: waiting, seatExtra })
@@ -456,6 +457,7 @@ function renderBoardPanel() {
   // folded away on a phone.
   document.body.classList.toggle("boxes-tell", !!box.querySelector(".seat-extra"));
   renderSeatMarks();
+  animateBoard(before, box);
   box.dataset.ready = waiting ? "" : "1";
   const prompt = document.getElementById("board-prompt");
   const mine = view.legal_actions && view.legal_actions.length > 0;

@@ -11,13 +11,13 @@ const BOARD_STRINGS = {
     you: "you", cancel: "Cancel", chosen: "Chosen so far", hand: "Your hand", round: "Round",
     clickHint: "Click a highlighted item, or use the buttons below (keys 1–9).", endOfRound: "End of round",
     endOfGame: "End of game", winner: "Winner", score: "Score", noCards: "none", turn: "Turn",
-    watching: "watching", wait: "Waiting for", yourTurn: "Your turn",
+    watching: "watching", wait: "Waiting for", yourTurn: "Your turn", faceDown: "face down",
   },
   ja: {
     you: "あなた", cancel: "取り消し", chosen: "選択中", hand: "あなたの手札", round: "ラウンド",
     clickHint: "光っているものをクリック、または下のボタン（1〜9キー）で選んでください。", endOfRound: "ラウンド終了",
     endOfGame: "ゲーム終了", winner: "勝者", score: "得点", noCards: "なし", turn: "ターン",
-    watching: "観戦中", wait: "待っています：", yourTurn: "あなたの手番",
+    watching: "観戦中", wait: "待っています：", yourTurn: "あなたの手番", faceDown: "伏せ",
   },
 };
 
@@ -36,7 +36,8 @@ function svgEl(tag, attrs, ...children) {
   return node;
 }
 
-// The context a board draws with. opts: {seatName(p), send(actionId), pending, setPending(text), readOnly}
+// The context a board draws with. opts: {seatName(p), send(actionId), pending, setPending(text), readOnly,
+// seatViews, seatExtra(p) -> a node shown in seat p's box after its name (the table's presence and clock)}
 function boardContext(game, view, opts) {
   const board = BOARDS[game] || {};
   const legal = opts.readOnly ? [] : view.legal_actions || [];
@@ -53,6 +54,9 @@ function boardContext(game, view, opts) {
     pending: opts.pending || "",
     seat: view.seat,
     seatName: opts.seatName || ((p) => `P${p}`),
+    seatExtra: opts.seatExtra || null,
+    // The seat drawn at the bottom edge of the table: yours, a spectator's seat 0.
+    bottom: view.seat ?? 0,
     T(key) {
       const terms = board.terms || {};
       return (terms[LANG] && terms[LANG][key]) || (terms.en && terms.en[key]) || key;
@@ -84,6 +88,9 @@ function boardContext(game, view, opts) {
       if (what) node.setAttribute("aria-label", what);
       const at = place ?? node.dataset.place;
       if (key == null || at == null) return node;
+      // The piece's identity for the motion (animateBoard): what it is and where it lies.
+      node.dataset.piece = String(key);
+      node.dataset.place = at;
       const id = pieceId(at, key);
       if (ctx.landed.has(id)) {
         if (!ctx.atLanded.has(id)) ctx.atLanded.set(id, []);
@@ -92,13 +99,13 @@ function boardContext(game, view, opts) {
       }
       return node;
     },
-    // Make node clickable for the action text (or prefix) when it is legal now; its accessible name is
-    // then the action text, else `what` says what it is.
+    // Make node clickable for the action text (or prefix) when it is legal now. Its accessible name
+    // says what it is in words (`what`: "red 4 △", never the code "R4^"); without one, the action text.
     bind(node, text, what) {
       node.dataset.act = text;
-      const key = node.dataset.n ?? node.dataset.code ?? node.dataset.id ?? node.dataset.snack;
+      const key = node.dataset.piece ?? node.dataset.n ?? node.dataset.code ?? node.dataset.id ?? node.dataset.snack;
       if (!ctx.isLegal(text)) return ctx.name(node, what, key);
-      ctx.name(node, ctx.actionLabel(text), key);
+      ctx.name(node, what || ctx.actionLabel(text), key);
       node.classList.add("legal");
       node.setAttribute("tabindex", "0");
       node.setAttribute("role", "button");
@@ -210,31 +217,247 @@ function renderBoard(game, view, opts) {
 
 // Shared pieces -------------------------------------------------------------------------------------
 
+// A player's name tag: the name (and "you"), the score, whose turn it is (lit), the winner, then the
+// table page's own part for the seat (opts.seatExtra: presence and clock) and the board's facts.
 function playerTag(ctx, p, extra) {
   const v = ctx.view;
   const cls = ["ptag"];
-  if (v.current_player === p) cls.push("current");
+  if (v.current_player === p && !v.is_terminal) cls.push("current");
   if (p === v.seat) cls.push("mine");
   if (ctx.recentSeats.has(p)) cls.push("last-move");
-  if (v.winners && v.winners.includes(p)) cls.push("winner");
+  const won = v.winners && v.winners.includes(p);
+  if (won) cls.push("winner");
+  const score = v.scores ? v.scores[p] : null;
   return el(
     "div",
     { class: cls.join(" "), dataset: { seat: p } },
-    el("span", { class: "pname" }, (v.current_player === p ? "▶ " : "") + ctx.who(p)),
-    v.winners && v.winners.includes(p) ? el("span", { class: "badge ok" }, bt("winner")) : null,
+    el(
+      "div",
+      { class: "pline" },
+      el("span", { class: "pturn", "aria-hidden": "true" }, v.current_player === p && !v.is_terminal ? "▶" : ""),
+      el("span", { class: "pname" }, ctx.seatName(p)),
+      p === v.seat ? el("span", { class: "pyou" }, bt("you")) : null,
+      won ? el("span", { class: "badge ok pwin" }, "★ " + bt("winner")) : null,
+      score != null ? el("span", { class: "pscore", title: bt("score") }, el("span", { class: "sr-only" }, bt("score") + " "), String(score)) : null,
+      ctx.seatExtra ? ctx.seatExtra(p) : null,
+    ),
     extra || null,
   );
 }
 
 // A player's box on a board: the name tag with a line of facts (`meta`), then the board's own parts.
 function playerBox(ctx, p, meta, ...children) {
+  const cls = ["pbox", `seat-c${p % 6}`];
+  if (ctx.view.current_player === p && !ctx.view.is_terminal) cls.push("current");
+  if (p === ctx.bottom) cls.push("bottom");
+  if (ctx.view.winners && ctx.view.winners.includes(p)) cls.push("won");
   return el(
     "div",
-    { class: "pbox" + (ctx.view.current_player === p ? " current" : "") },
-    playerTag(ctx, p, el("span", { class: "pmeta" }, meta)),
+    { class: cls.join(" "), dataset: { seat: p } },
+    playerTag(ctx, p, el("div", { class: "pmeta" }, meta)),
     ...children,
     ctx.seatViews && ctx.board.seatHand ? ctx.board.seatHand(ctx, p, ctx.seatViews[p]) : null,
   );
+}
+
+// The table top, seen from the bottom seat's chair: that seat's box at the bottom edge, the others
+// around in the order they sit clockwise from its left (the next seat to play sits on the left): the
+// first on the left side, the last on the right side, those between across the top; the shared
+// components in the middle. On a narrow board (art.css) the others make one row at the top, in the
+// same order. boxes[p] is seat p's box.
+function tableTop(ctx, boxes, ...center) {
+  const n = boxes.length;
+  const me = ctx.bottom;
+  const others = [];
+  for (let k = 1; k < n; k++) others.push(boxes[(me + k) % n]);
+  const sides = others.length >= 2;
+  const left = sides ? others.slice(0, 1) : [];
+  const right = sides ? others.slice(-1) : [];
+  const top = sides ? others.slice(1, -1) : others;
+  return el(
+    "div",
+    { class: `tabletop others-${others.length}` + (top.length ? "" : " no-top") },
+    el(
+      "div",
+      { class: "seats-others" },
+      el("div", { class: "seats-left" }, left),
+      el("div", { class: "seats-top" }, top),
+      el("div", { class: "seats-right" }, right),
+    ),
+    el("div", { class: "table-center" }, ...center),
+    el("div", { class: "seat-bottom" }, boxes[me]),
+  );
+}
+
+// A drawn component: an SVG face (viewBox w×h) in a box of its kind's one size (art.css: .pc-KIND),
+// named in words for screen readers; `key` and `place` are its identity for the last-move mark and
+// the motion. The face's drawing is the caller's (each game's own art).
+function piece(ctx, kind, { w, h, label, key, place, cls, data }, ...shapes) {
+  const svg = svgEl("svg", { viewBox: `0 0 ${w} ${h}`, class: "pc-face", "aria-hidden": "true", focusable: "false" }, ...shapes);
+  const node = el("div", { class: `pc pc-${kind}` + (cls ? " " + cls : ""), role: "img", dataset: data || {} }, svg);
+  return ctx.name(node, label, key, place);
+}
+
+// A star's outline (points at radius r, dents at radius r2), centred at (cx, cy).
+function starPath(cx, cy, r, r2, points = 5) {
+  const d = [];
+  for (let i = 0; i < points * 2; i++) {
+    const a = (Math.PI * i) / points - Math.PI / 2;
+    const rr = i % 2 ? r2 : r;
+    d.push(`${i ? "L" : "M"}${(cx + rr * Math.cos(a)).toFixed(2)} ${(cy + rr * Math.sin(a)).toFixed(2)}`);
+  }
+  return d.join(" ") + " Z";
+}
+
+// One number in the page's language's words where it counts: "+3", "−2", "0".
+function signed(n) {
+  return n > 0 ? `+${n}` : n < 0 ? `−${-n}` : "0";
+}
+
+// Motion ------------------------------------------------------------------------------------------
+// A redraw replaces the whole board; the pieces that moved are then animated from where they were
+// (FLIP: the old screen rectangles by identity, the new node transformed from there to its place).
+// The DOM is the view's at once: animations only transform, and leave nothing behind when done.
+// table.js / replay.js: `const before = boardSnapshot(box)` before clearing the box, then
+// `animateBoard(before, box)` after the new board is in it.
+
+function boardSnapshot(container) {
+  if (!container) return null;
+  // A motion still running ends now: the pieces' places are where the last view put them.
+  if (container.getAnimations) container.getAnimations({ subtree: true }).forEach((a) => a.finish());
+  const pieces = [...container.querySelectorAll("[data-piece]")].map((node) => ({
+    key: node.dataset.piece,
+    place: node.dataset.place || "",
+    rect: node.getBoundingClientRect(),
+    level: node.dataset.level,
+  }));
+  const piles = {};
+  container.querySelectorAll("[data-pile]").forEach((node) => {
+    piles[node.dataset.pile] = node.getBoundingClientRect();
+  });
+  return { pieces, piles };
+}
+
+function reducedMotion() {
+  return !window.matchMedia || window.matchMedia("(prefers-reduced-motion: reduce)").matches;
+}
+
+const MOTION = { ms: 320, gap: 200, easing: "cubic-bezier(0.2, 0.7, 0.3, 1)", maxSteps: 6, maxMoves: 16 };
+
+// The moves between two drawings: pieces alike at one place are one to the eye, so per (key, place)
+// only the count matters; what a place gained came from where a piece of that key (or a face-down one,
+// turned over on the way) was lost, else from a pile (the deck, the pool), else it just appears.
+function boardMoves(before, root) {
+  const now = [...root.querySelectorAll("[data-piece]")].map((node) => ({
+    node,
+    key: node.dataset.piece,
+    place: node.dataset.place || "",
+    level: node.dataset.level,
+  }));
+  const group = (list) => {
+    const map = new Map();
+    for (const item of list) {
+      const id = `${item.key}\u0000${item.place}`;
+      if (!map.has(id)) map.set(id, []);
+      map.get(id).push(item);
+    }
+    return map;
+  };
+  const oldBy = group(before.pieces);
+  const newBy = group(now);
+  const gone = [];
+  const came = [];
+  const levels = [];
+  for (const [id, items] of newBy) {
+    const old = oldBy.get(id) || [];
+    const stay = Math.min(old.length, items.length);
+    for (let i = 0; i < stay; i++) {
+      if (old[i].level != null && items[i].level != null && old[i].level !== items[i].level) {
+        levels.push({ node: items[i].node, from: Number(old[i].level), to: Number(items[i].level) });
+      }
+    }
+    came.push(...items.slice(stay));
+  }
+  for (const [id, old] of oldBy) gone.push(...old.slice((newBy.get(id) || []).length));
+  const moves = [];
+  for (const item of came) {
+    let i = gone.findIndex((g) => g.key === item.key);
+    let flip = false;
+    if (i < 0) {
+      // Turned over: a face-down piece left (or its place shows a face now), or a face went face down.
+      const hidden = (g) => g.key === "?" || item.key === "?";
+      const seatOf = (place) => place.split(":")[1];
+      i = gone.findIndex((g) => hidden(g) && g.place === item.place);
+      if (i < 0) i = gone.findIndex((g) => hidden(g) && seatOf(g.place) === seatOf(item.place));
+      // (A piece before a seat comes from that seat's own hidden pieces, never from another's.)
+      const pile = item.node.dataset.from && before.piles[item.node.dataset.from];
+      if (i < 0 && !pile && seatOf(item.place) == null) i = gone.findIndex(hidden);
+      flip = i >= 0;
+    }
+    if (i >= 0) {
+      moves.push({ node: item.node, from: gone[i].rect, flip });
+      gone.splice(i, 1);
+      continue;
+    }
+    const pile = item.node.dataset.from && before.piles[item.node.dataset.from];
+    moves.push({ node: item.node, from: pile || null, flip: !!pile });
+  }
+  return { moves, levels };
+}
+
+function animateBoard(before, root) {
+  // The first drawing (an empty board before it) shows the table as it is: nothing moves.
+  if (!before || !before.pieces.length || !root || !root.animate || reducedMotion()) return [];
+  const { moves, levels } = boardMoves(before, root);
+  // A jump (the replay's first or last move, another seat's view, a new round) is no move to follow.
+  if (moves.length + levels.length > MOTION.maxMoves) return [];
+  // Pieces that come from nowhere on the board (a new round's deal) appear, a few at most: a deal of a
+  // dozen cards fading in one by one would hold up the game.
+  const fromNowhere = moves.filter((m) => !m.from);
+  if (fromNowhere.length > MOTION.maxSteps) fromNowhere.forEach((m) => moves.splice(moves.indexOf(m), 1));
+  const animations = [];
+  let step = 0;
+  const timing = () => ({
+    duration: MOTION.ms,
+    delay: Math.min(step++, MOTION.maxSteps) * MOTION.gap,
+    easing: MOTION.easing,
+    fill: "backwards",
+  });
+  for (const move of moves) {
+    const node = move.node;
+    const to = node.getBoundingClientRect();
+    if (!to.width || !to.height) continue;
+    const base = getComputedStyle(node).transform;
+    const end = base && base !== "none" ? base : "none";
+    const tail = end === "none" ? "" : " " + end;
+    let start;
+    if (move.from) {
+      // From centre to centre (about the centre, a piece turned upside down stays so).
+      const dx = move.from.left + move.from.width / 2 - (to.left + to.width / 2);
+      const dy = move.from.top + move.from.height / 2 - (to.top + to.height / 2);
+      const s = move.from.width / to.width || 1;
+      if (Math.abs(dx) < 1 && Math.abs(dy) < 1 && !move.flip) continue;
+      start = `translate(${dx}px, ${dy}px) scale(${s})` + (move.flip ? " perspective(600px) rotateY(90deg)" : "") + tail;
+    } else {
+      start = "scale(0.6)" + tail;
+    }
+    const frames = [
+      { transform: start, opacity: move.from ? 1 : 0 },
+      { transform: end, opacity: 1 },
+    ];
+    animations.push(node.animate(frames, timing()));
+  }
+  for (const lv of levels) {
+    // A bottle's sake drops (or rises) to its new level: the liquid slides by the difference.
+    const liquid = lv.node.querySelector("[data-liquid]");
+    if (!liquid) continue;
+    const per = Number(liquid.dataset.liquid) || 0;
+    const dy = (lv.to - lv.from) * per;
+    animations.push(
+      liquid.animate([{ transform: `translateY(${dy}px)` }, { transform: "translateY(0)" }], timing()),
+    );
+  }
+  return animations;
 }
 
 function section(title, ...children) {
