@@ -175,16 +175,63 @@ def model_for(game: Game, model: str | Path | None = None) -> Model:
     return found
 
 
+class _EncodedView(Mapping[str, Any]):
+    """`state.view(seat)` as the observation encoders read it, for a seat at its own decision: the
+    game's part of the view (`_view`, the one guard of its secrets) and the few protocol keys they
+    read, without the texts of the legal actions and of the decision, which a view builds in two
+    languages and which cost more than the encoding itself. Any other key is read from the whole view,
+    so the tensor is always the one `observation_tensor` gives (tests/agents/test_nn.py)."""
+
+    __slots__ = ("_full", "_own", "_seat", "_state")
+
+    def __init__(self, state: State, seat: int) -> None:
+        self._state, self._seat = state, seat
+        self._own = state._view(seat)
+        self._full: dict[str, Any] | None = None
+
+    def __getitem__(self, key: str) -> Any:
+        if key in self._own:
+            return self._own[key]
+        state = self._state
+        if key == "seat":
+            return self._seat
+        if key == "current_player":
+            return state.current_player
+        if key == "scores":
+            return state.scores()
+        if key == "log":
+            return state.log(self._seat)
+        if key == "winners" and state.current_player is not None:
+            raise KeyError(key)  # a view has winners only at the end
+        if self._full is None:
+            self._full = state.view(self._seat, log=False)
+        return self._full[key]
+
+    def __iter__(self) -> Any:
+        if self._full is None:
+            self._full = self._state.view(self._seat, log=False)
+        yield from self._full
+        yield "log"
+
+    def __len__(self) -> int:
+        return sum(1 for _ in self)
+
+
 def observe(game: Game, view: Mapping[str, Any]) -> np.ndarray:
-    """The observation tensor of a view (what `state.observation_tensor(seat)` gives from the state)."""
+    """The observation tensor of a view (what `state.observation_tensor(seat)` gives from the state).
+    A `LazyView` of a live state is read through `_EncodedView`, without the view's texts."""
     out = np.zeros(game.observation_shape, dtype=np.float32)
+    if isinstance(view, LazyView) and view.legal_ids():  # the seat's own decision, state still live
+        view = _EncodedView(view._state, view._seat)  # type: ignore[arg-type]
     game.observation_module().encode(game, view, out)
     return out.reshape(-1)
 
 
 def state_observation(state: State, seat: int) -> np.ndarray:
     """The observation of `seat` in `state` (a sampled one, inside a search), built from its view."""
-    return observe(state.game, LazyView(state, seat))
+    out = np.zeros(state.game.observation_shape, dtype=np.float32)
+    state.game.observation_module().encode(state.game, _EncodedView(state, seat), out)
+    return out.reshape(-1)
 
 
 def to_absolute(relative: Sequence[float] | np.ndarray, seat: int) -> list[float]:
