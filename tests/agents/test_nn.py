@@ -161,3 +161,21 @@ def test_nn_is_an_agent_of_sim(tmp_path: Path) -> None:
     assert len(records) == 3
     with pytest.raises(BadOption, match="no model is shipped for tottarot with 5 players"):
         arena.SimConfig(game="tottarot", players=5, agents=["nn"] * 5, games=5).check()
+
+
+@pytest.mark.parametrize("name", ["troika", "tottarot", "hangover", "tokkuri"])
+def test_the_quick_encoding_of_a_live_view_is_the_observation_tensor(name: str) -> None:
+    """`observe` reads a live LazyView without the view's texts; what it encodes must still be exactly
+    `observation_tensor`, the seat's view (also for a search's sampled state)."""
+    for players in (3, 4):
+        game = bodoge.make(name, players)
+        state = game.new_state(seed=players)
+        rng = random.Random(players)
+        while state.current_player is not None:
+            seat = state.current_player
+            want = state.observation_tensor(seat)
+            assert np.array_equal(nn.observe(game, state.lazy_view(seat)), want)
+            assert np.array_equal(nn.state_observation(state, seat), want)
+            sampled = game.sample_state(state.view(seat), rng)
+            assert np.array_equal(nn.state_observation(sampled, seat), want)
+            state.apply(rng.choice(state.legal_actions()))
