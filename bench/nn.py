@@ -37,8 +37,14 @@ from bodoge.agents.ismcts import ISMCTSAgent
 from bodoge.arena.stats import paired_difference_ci
 
 
-def shipped() -> list[tuple[str, int]]:
-    return [(name, n) for name in bodoge.games() for n in nn.shipped_counts(name)]
+def shipped(only: str | None = None, players: int | None = None) -> list[tuple[str, int]]:
+    """The (game, players) of every shipped model, or of those of one game and player count."""
+    return [
+        (name, n)
+        for name in bodoge.games()
+        for n in nn.shipped_counts(name)
+        if (only is None or name == only) and (players is None or n == players)
+    ]
 
 
 def speed(count: int, iterations: int) -> None:
@@ -52,19 +58,19 @@ def speed(count: int, iterations: int) -> None:
         bot = agents.make("nn")
         bot.check(game)  # type: ignore[attr-defined]
         rng = random.Random(0)
-        start = time.perf_counter()
+        start = time.process_time()
         for state in states:
             bot.act(game, state.lazy_view(state.current_player), rng)
-        rate = len(states) / (time.perf_counter() - start)
+        rate = len(states) / (time.process_time() - start)
         cells = []
         for extra in ("", ",prior=nn", ",value=nn", ",prior=nn,value=nn"):
             search = agents.make(f"ismcts:iterations={iterations}{extra}")
             assert isinstance(search, ISMCTSAgent)
-            done, start = 0, time.perf_counter()
+            done, start = 0, time.process_time()
             for state in states[: max(4, count // 10)]:
                 search.act(game, state.view(state.current_player), rng)
                 done += search.last_iterations
-            cells.append(f"{done / (time.perf_counter() - start):,.0f}")
+            cells.append(f"{done / (time.process_time() - start):,.0f}")
         print(f"| {name} | {n} | {rate:,.0f} | " + " | ".join(cells) + " |", flush=True)
 
 
@@ -87,11 +93,11 @@ def share(records: list[dict], name: str, n: int, spec: str) -> arena.Estimate:
     return est
 
 
-def strength(deals: int, jobs: int, out: Path, spec: str) -> None:
+def strength(deals: int, jobs: int, out: Path, spec: str, only: str | None, players: int | None) -> None:
     print(
         f"| game | players | {spec} vs heuristics: win share | fair | above? | games |\n|---|---|---|---|---|---|"
     )
-    for name, n in shipped():
+    for name, n in shipped(only, players):
         records = against_heuristic(name, n, spec, deals, jobs, out)
         est = share(records, name, n, spec)
         fair = 1 / n
@@ -128,8 +134,8 @@ def main(argv: list[str] | None = None) -> None:
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
     )
     parser.add_argument("what", choices=["speed", "strength", "guided"])
-    parser.add_argument("game", nargs="?", default="tottarot", help="the game of `guided`")
-    parser.add_argument("--players", type=int, default=3, help="players of `guided` (default 3)")
+    parser.add_argument("game", nargs="?", help="only this game (`guided`: default tottarot)")
+    parser.add_argument("--players", type=int, help="only this player count (`guided`: default 3)")
     parser.add_argument("--positions", type=int, default=300, help="positions of `speed` (default 300)")
     parser.add_argument("--iterations", type=int, default=200, help="ismcts iterations of `speed`")
     parser.add_argument(
@@ -144,9 +150,17 @@ def main(argv: list[str] | None = None) -> None:
     if args.what == "speed":
         speed(args.positions, args.iterations)
     elif args.what == "strength":
-        strength(args.deals, args.jobs, args.out, args.spec)
+        strength(args.deals, args.jobs, args.out, args.spec, args.game, args.players)
     else:
-        guided(args.game, args.players, args.deals, args.seconds, args.guided, args.jobs, args.out)
+        guided(
+            args.game or "tottarot",
+            args.players or 3,
+            args.deals,
+            args.seconds,
+            args.guided,
+            args.jobs,
+            args.out,
+        )
 
 
 if __name__ == "__main__":
