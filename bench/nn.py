@@ -34,7 +34,7 @@ from agents import positions  # bench/agents.py
 from bodoge import agents, arena
 from bodoge.agents import nn
 from bodoge.agents.ismcts import ISMCTSAgent
-from bodoge.arena.stats import paired_difference_ci
+from bodoge.arena.stats import mean_ci
 
 
 def shipped(only: str | None = None, players: int | None = None) -> list[tuple[str, int]]:
@@ -125,7 +125,7 @@ def guided(name: str, n: int, deals: int, seconds: float, options: str, jobs: in
         )
     a, b = per_deal(with_nn), per_deal(plain)
     keys = sorted(a.keys() & b.keys())
-    diff = paired_difference_ci([a[k] for k in keys], [b[k] for k in keys])
+    diff = mean_ci([a[k] - b[k] for k in keys])  # paired by deal
     print(f"guided minus default: {diff.text()} over {len(keys)} deals")
 
 
