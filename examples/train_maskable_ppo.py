@@ -1,6 +1,6 @@
 """Train a small agent on a bodoge game with Stable-Baselines3's MaskablePPO, then show it beats random.
 
-    pip install -e ".[train]"                     # rl + sb3-contrib (and torch)
+    pip install -e ".[ppo]"                     # rl + sb3-contrib (and torch)
     python examples/train_maskable_ppo.py --game tottarot --players 2 --minutes 5
 
 The agent plays one seat of the Gymnasium environment (`bodoge.rl.gym_env`) against random agents,

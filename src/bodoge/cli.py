@@ -1384,6 +1384,144 @@ def serve(
         raise typer.Exit(130) from None
 
 
+@app.command()
+def train(
+    game: GameName,
+    players: Players = None,
+    iterations: Annotated[
+        int,
+        typer.Option(
+            callback=_integers(1, 1000), help="Expert-iteration rounds (self-play, learn, measure)."
+        ),
+    ] = 4,
+    games: Annotated[
+        int, typer.Option(callback=_integers(1, 100_000), help="Self-play games per iteration.")
+    ] = 40,
+    bootstrap: Annotated[
+        str, typer.Option(help="The agent that plays the first iteration's games (every seat).")
+    ] = "heuristic",
+    bootstrap_games: Annotated[
+        int | None,
+        typer.Option(callback=_integers(1, 100_000), help="Games of the first iteration (default: --games)."),
+    ] = None,
+    expert: Annotated[
+        str,
+        typer.Option(help="The agent that plays the later iterations, guided by the last network (--guide)."),
+    ] = "ismcts:iterations=100",
+    guide: Annotated[
+        str, typer.Option(help="How the expert (an ismcts) uses the network: none, prior, value or both.")
+    ] = "prior",
+    hidden: Annotated[
+        str, typer.Option(help="Widths of the network's hidden layers, comma-separated.")
+    ] = "128,128",
+    epochs: Annotated[
+        int, typer.Option(callback=_integers(1, 1000), help="Passes over the samples an iteration.")
+    ] = 8,
+    window: Annotated[
+        int,
+        typer.Option(
+            callback=_integers(1, 1000), help="Learn from the samples of this many last iterations."
+        ),
+    ] = 3,
+    eval_deals: Annotated[
+        int,
+        typer.Option(
+            callback=_integers(0, 100_000),
+            help="Deals to measure each iteration's network on against n-1 heuristics (each played with it "
+            "in every seat); 0: do not measure.",
+        ),
+    ] = 30,
+    seed: Annotated[
+        int, typer.Option(callback=_integers(0, 2**31), help="Seed of the deals and the network.")
+    ] = 1,
+    jobs: Annotated[
+        int, typer.Option(callback=_integers(1, 256), help="Processes that play the self-play games.")
+    ] = 1,
+    out: Annotated[Path | None, typer.Option(help="Folder of the run (default: runs/train/GAME-Np).")] = None,
+    resume: Annotated[
+        bool, typer.Option(help="Continue the run in --out after its last checkpoint.")
+    ] = False,
+    force: Annotated[bool, typer.Option(help="Replace a run already in --out.")] = False,
+    progress: Annotated[bool, typer.Option(help="Show progress.")] = True,
+    plots: Annotated[bool, typer.Option(help="Draw the report's plots (matplotlib).")] = True,
+) -> None:
+    """Learn a policy and a value network by self-play (expert iteration) for the `nn` agent.
+
+    Writes into --out the model (model.npz + its card model.json), a checkpoint after every iteration
+    (--resume continues after Ctrl-C), and report.md / report.html with the learning curves and the
+    strength against the heuristic. Needs the train extra (pip install 'bodoge[train]'); see
+    docs/models.md."""
+    from rich.progress import Progress, SpinnerColumn, TextColumn, TimeElapsedColumn
+
+    from bodoge.train import TrainConfig
+    from bodoge.train import run as train_run
+
+    try:
+        n = game_class(game)(players).num_players if players is None else players
+        widths = [parse_text(w.strip()) for w in hidden.split(",") if w.strip()]
+        config = TrainConfig(
+            game=game,
+            players=n,
+            iterations=iterations,
+            games=games,
+            bootstrap=bootstrap,
+            bootstrap_games=bootstrap_games,
+            expert=expert,
+            guide=guide,
+            hidden=widths,
+            epochs=epochs,
+            window=window,
+            eval_deals=eval_deals,
+            seed=seed,
+        )
+        config.check()
+    except BodogeError as exc:
+        _fail(str(exc))
+    folder = out if out is not None else Path("runs") / "train" / f"{game}-{n}p"
+    bar = Progress(
+        SpinnerColumn(),
+        TextColumn("{task.description}"),
+        TimeElapsedColumn(),
+        console=console,
+        disable=not progress,
+    )
+    task = bar.add_task(f"{game} {n}p", total=None)
+
+    def on_step(what: str, iteration: int, total: int) -> None:
+        bar.update(
+            task, description=escape(f"{game} {n}p: iteration {iteration}/{total}: {_printable(what)}")
+        )
+
+    history: list[dict[str, Any]] = []
+    try:
+        with bar:
+            history = train_run(
+                config, folder, resume=resume, force=force, jobs=jobs, on_step=on_step, plots=plots
+            )
+    except KeyboardInterrupt:
+        console.print(
+            f"[yellow]Interrupted:[/yellow] the iterations finished so far are kept in {_shown(folder)}; "
+            "--resume continues the run.",
+            soft_wrap=True,
+        )
+        raise typer.Exit(130) from None
+    except BodogeError as exc:
+        _fail(str(exc))
+    for h in history:
+        s = h["strength"]
+        share = "" if not s or s["mean"] is None else f", win share vs heuristic {s['mean']:.3f}"
+        if s and s.get("low") is not None:
+            share += f" ± {(s['high'] - s['low']) / 2:.3f} (fair {s['fair']:.3f})"
+        console.print(
+            f"iteration {h['iteration']}: {h['samples']:,} decisions, agrees with the expert "
+            f"{h['heldout_accuracy']:.3f} (held out){share}",
+            soft_wrap=True,
+        )
+    console.print(
+        f"model: {_shown(folder / 'model.npz')}; report: {_shown(folder / 'report.md')}", soft_wrap=True
+    )
+
+
 def main() -> None:
     # Text that cannot be shown (a file name that is not UTF-8) is escaped rather than fatal.
     for stream in (sys.stdout, sys.stderr):

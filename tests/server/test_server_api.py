@@ -72,6 +72,7 @@ def test_games_agents_and_pages(server: ThreadServer) -> None:
         ({"game": TOY, "players": 2, "options": {"nope": 1}, "seats": [HUMAN, HUMAN]}, 400),
         ({"game": TOY, "players": 2, "seats": [HUMAN, bot("no-such-agent")]}, 400),
         ({"game": TOY, "players": 2, "seats": [HUMAN, bot("random:nope=1")]}, 400),
+        ({"game": "troika", "players": 2, "seats": [HUMAN, bot("nn")]}, 400),  # no model for 2 players
         ({"game": TOY, "players": 2, "seats": [HUMAN, {"kind": "alien"}]}, 422),
         ({"game": TOY, "players": 2, "seats": [HUMAN, {"kind": "human", "name": "x" * 41}]}, 422),
         ({"game": TOY, "players": 2}, 422),
@@ -82,6 +83,14 @@ def test_create_rejects_bad_tables(server: ThreadServer, body: dict[str, Any], s
         response = http.post("/api/tables", json=body)
         assert response.status_code == status, response.text
         assert http.get("/api/tables").json() == {"open": [], "recent": []}
+
+
+def test_a_table_seats_the_nn_bot_where_a_model_is_shipped(server: ThreadServer) -> None:
+    with server.http() as http:
+        created = create_table(http, "troika", [HUMAN, bot("nn"), bot("nn:temperature=0.5")])
+        assert [s.get("spec") for s in created["seats"]][1:] == ["nn", "nn:temperature=0.5"]
+        refused = http.post("/api/tables", json={"game": "troika", "players": 5, "seats": [bot("nn")] * 5})
+        assert refused.status_code == 400 and "3, 4 players" in refused.text
 
 
 def test_tokens_are_128_random_bits_stored_hashed(server: ThreadServer, db_url: str) -> None:

@@ -3,6 +3,7 @@
     bodoge.agents.make("random")
     bodoge.agents.make("ismcts", iterations=2000)
     bodoge.agents.make("ismcts:iterations=2000,rollout=heuristic")
+    bodoge.agents.make("nn")                        # the shipped network for the game (bodoge train)
     bodoge.agents.make("heuristic:avoid=declare")   # counterfactual: any agent, some actions avoided
 
 Every agent is `act(game, view, rng) -> int` and sees only `view(seat)`.
@@ -23,10 +24,19 @@ from bodoge.agents.random_agent import RandomAgent
 from bodoge.core.options import parse_text
 from bodoge.errors import BadOption, BodogeError
 
+
+def _nn_agent(**params: Any) -> Agent:
+    """The `nn` agent, imported when first made (it needs NumPy, which the others do not load)."""
+    from bodoge.agents.nn import NNAgent
+
+    return NNAgent(**params)
+
+
 _FACTORIES: dict[str, Callable[..., Agent]] = {
     "random": RandomAgent,
     "heuristic": HeuristicAgent,
     "ismcts": ISMCTSAgent,
+    "nn": _nn_agent,
 }
 
 

@@ -19,6 +19,12 @@ determinization with the same random stream after it, the worse half drops out a
 the heuristic's move), and the best survivor replaces the heuristic's move only if their paired
 differences favour it by `z` standard errors. `root=puct` uses the heuristic's move as a prior instead.
 
+A trained network (`bodoge train`, the `nn` agent; `model=PATH`, default the shipped model) can guide
+the search: `prior=nn` searches the root by PUCT with the network's policy as the prior (and its best
+move in the heuristic's place as the move to beat), and `value=nn` values each simulation's leaf by the
+network's estimate of every seat's win share, from the view of the seat to move there, instead of a
+rollout. Their cost in iterations per second is measured in docs/models.md.
+
 A cut simulation (`horizon=round` or N actions) is valued from `scores()` by `cut`. An iteration
 budget alone is deterministic (same view, same rng, same move); a time budget depends on the machine.
 Every parameter, its default and its allowed values are in the README's table ("Bots and the arena");
@@ -64,6 +70,16 @@ class Root(StrEnum):
 
     HALVING = "halving"
     PUCT = "puct"
+
+
+class Value(StrEnum):
+    """How a simulation's leaf is valued."""
+
+    ROLLOUT = "rollout"  # play on by `rollout` to the end or the horizon
+    NN = "nn"  # the network's win shares (`model`)
+
+
+NN_PRIOR = "nn"
 
 
 class Horizon(StrEnum):
@@ -146,11 +162,13 @@ class ISMCTSAgent:
         rollout: str = Policy.AUTO,
         horizon: str | int = Horizon.AUTO,
         cut: str = Cut.RANK,
-        prior: float = DEFAULT_PRIOR,
+        prior: float | str = DEFAULT_PRIOR,
         z: float = DEFAULT_Z,
         opponents: str = Policy.AUTO,
-        root: str = Root.HALVING,
+        root: str | None = None,
         deal: str = Deal.LIKELY,
+        value: str = Value.ROLLOUT,
+        model: str | None = None,
     ) -> None:
         if iterations is not None and (
             isinstance(iterations, bool)
@@ -170,7 +188,11 @@ class ISMCTSAgent:
             raise BadOption("c", c, "a finite number ≥ 0")
         self.rollout = _mode(Policy, "rollout", rollout, ROLLOUTS)
         self.opponents = _mode(Policy, "opponents", opponents)
-        self.root = _mode(Root, "root", root)
+        self.value = _mode(Value, "value", value)
+        nn_prior = prior == NN_PRIOR
+        # PUCT is where a policy prior steers the search; halving only compares with one move
+        default_root = Root.PUCT if nn_prior else Root.HALVING
+        self.root = default_root if root is None else _mode(Root, "root", root)
         self.deal = _mode(Deal, "deal", deal)
         self.cut = _mode(Cut, "cut", cut)
         self.horizon: Horizon | int
@@ -180,14 +202,25 @@ class ISMCTSAgent:
             self.horizon = Horizon(horizon)
         else:
             raise BadOption("horizon", horizon, "auto, end, round, or a number of actions ≥ 1")
-        if isinstance(prior, bool) or not isinstance(prior, int | float) or not 0 <= prior <= 1:
-            raise BadOption("prior", prior, "a weight from 0 to 1")
+        if not nn_prior and (
+            isinstance(prior, bool) or not isinstance(prior, int | float) or not 0 <= prior <= 1
+        ):
+            raise BadOption("prior", prior, "a weight from 0 to 1, or nn (the network's policy)")
+        if model is not None and (not isinstance(model, str) or not model.strip()):
+            raise BadOption("model", model, "the path of a model's .npz (default: the shipped model)")
+        if model is not None and not nn_prior and self.value != Value.NN:
+            raise BadOption("model", model, "a model only with prior=nn or value=nn, which use it")
+        self.model = model
+        if model is not None:
+            from bodoge.agents import nn
+
+            nn.load(model)  # a missing or corrupt file fails now
         if isinstance(z, bool) or not isinstance(z, int | float) or not 0 <= z < math.inf:
             raise BadOption("z", z, "a finite number of standard errors ≥ 0")
         self.iterations = iterations
         self.seconds = None if seconds is None else float(seconds)
         self.c = float(c)
-        self.prior = float(prior)
+        self.prior: float | str = NN_PRIOR if nn_prior else float(prior)
         self.z = float(z)
         params = []
         if iterations is not None:
@@ -202,8 +235,10 @@ class ISMCTSAgent:
             "prior": DEFAULT_PRIOR,
             "z": DEFAULT_Z,
             "opponents": Policy.AUTO,
-            "root": Root.HALVING,
+            "root": default_root,
             "deal": Deal.LIKELY,
+            "value": Value.ROLLOUT,
+            "model": None,
         }
         for key, default in defaults.items():
             value = getattr(self, key)
@@ -212,10 +247,25 @@ class ISMCTSAgent:
         self.spec = "ismcts:" + ",".join(params)
         self.last_iterations = 0  # iterations of the last search (for benchmarks)
         self.last_search: Search | None = None  # the last search's tree and root statistics
+        self._nn: Any = None  # the NNAgent holding the network, when prior or value is nn
+
+    @property
+    def uses_nn(self) -> bool:
+        return self.prior == NN_PRIOR or self.value == Value.NN
+
+    def network(self, game: Game) -> Any:
+        """The network (`bodoge.agents.nn.Model`) for `game`, when prior or value is nn."""
+        if self._nn is None:
+            from bodoge.agents.nn import NNAgent
+
+            self._nn = NNAgent(model=self.model)
+        return self._nn.model(game)
 
     def check(self, game: Game) -> None:
-        """BadOption now if the simulations need a policy that `game` lacks."""
+        """BadOption now if the simulations need a policy that `game` lacks, or a network it has not."""
         self.policies(game)
+        if self.uses_nn:
+            self.network(game)
 
     def policies(self, game: Game) -> tuple[QuickPolicy | None, QuickPolicy | None]:
         """How seats play inside the simulations of `game`: the rollout policy (None: uniformly at
@@ -264,7 +314,13 @@ class ISMCTSAgent:
         """Run the search from `view` (the observer's decision): its tree and root statistics."""
         ctx = _Context(self, game, view)
         found = Search(_Node(game.num_players))
-        if self.prior > 0 or self.root == Root.HALVING:
+        if self.prior == NN_PRIOR:
+            from bodoge.agents.nn import observe
+
+            p, _ = self.network(game).evaluate(observe(game, view), ctx.legal)
+            found.policy = dict(zip(ctx.legal, p.tolist(), strict=True))
+            found.prior_move = ctx.legal[int(p.argmax())]
+        elif (isinstance(self.prior, float) and self.prior > 0) or self.root == Root.HALVING:
             with contextlib.suppress(BadOption):  # a game without a heuristic: no default move
                 found.prior_move = int(heuristic_policy(game)(game, view, rng))
         if self.root == Root.HALVING:
@@ -283,7 +339,7 @@ class ISMCTSAgent:
     def _puct(self, ctx: _Context, found: Search, rng: random.Random) -> None:
         """Iterations of PUCT at the root (the heuristic's move as a prior) and UCT below it."""
         me, legal, sqrt, root = ctx.me, ctx.legal, math.sqrt, found.root
-        priors = self._priors(legal, found.prior_move)
+        priors = found.policy or self._priors(legal, found.prior_move)
         c = self.c
         deadline = None if self.seconds is None else time.perf_counter() + self.seconds
         done = 0
@@ -383,8 +439,9 @@ class ISMCTSAgent:
     def _priors(self, legal: list[int], move: int | None) -> dict[int, float] | None:
         """The root prior: weight `prior` on the heuristic's `move`, the rest spread evenly (None: no
         prior, plain UCT at the root)."""
-        if self.prior == 0 or move is None:
+        if self.prior == 0 or self.prior == NN_PRIOR or move is None:
             return None
+        assert isinstance(self.prior, float)
         rest = (1.0 - self.prior) / len(legal)
         priors = dict.fromkeys(legal, rest)
         priors[move] = priors.get(move, 0.0) + self.prior
@@ -402,6 +459,7 @@ class Search:
     values: dict[int, list[float]] = field(default_factory=dict)
     alive: list[int] = field(default_factory=list)
     iterations: int = 0
+    policy: dict[int, float] = field(default_factory=dict)  # the network's prior, with prior=nn
 
 
 def _mean(values: list[float]) -> float:
@@ -426,6 +484,7 @@ class _Context:
         self.root_scores = list(view["scores"])
         self.cut, self.c = agent.cut, agent.c
         self.policy, self.model = agent.policies(game)
+        self.network = agent.network(game) if agent.value == Value.NN else None
 
     def past_horizon(self, state: State, steps: int) -> bool:
         """Whether a simulation stops here, before the end of the game (`horizon`)."""
@@ -498,6 +557,16 @@ class _Context:
             steps += 1
             if past is not None and past(state, steps):
                 break
+        network = self.network
+        if network is not None:
+            # the network's win shares from the view of the seat to move, instead of a rollout
+            value = state.returns() if state.current_player is None else _network_value(network, state)
+            for visited in path:
+                visited.visits += 1
+                totals = visited.totals
+                for p in range(n):
+                    totals[p] += value[p]
+            return value
         # rollout, to the end or to the horizon
         if not (past is not None and past(state, steps)):
             policy = self.policy
@@ -517,6 +586,19 @@ class _Context:
             for p in range(n):
                 totals[p] += value[p]
         return value
+
+
+def _network_value(network: Any, state: State) -> list[float]:
+    """Every seat's win share as the network sees it from the view of the seat to move in `state`."""
+    from bodoge.agents.nn import state_observation, to_absolute
+
+    seat = state.current_player
+    assert seat is not None
+    _, value_logits = network.forward(state_observation(state, seat))
+    v = value_logits.astype(float)
+    e = [math.exp(x - max(v)) for x in v]
+    total = sum(e)
+    return to_absolute([x / total for x in e], seat)
 
 
 def _random_move(state: State, rng: random.Random) -> int:

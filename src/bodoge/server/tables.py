@@ -551,7 +551,9 @@ def _set_up(
             spec = seat.get("spec") or "random"
             if not isinstance(spec, str) or len(spec) > 200:
                 raise ValueError(f"seat {i}: a bot spec is a short text such as 'heuristic'")
-            agents.make(spec)  # BadOption for an unknown agent or bad parameters
+            check = getattr(agents.make(spec), "check", None)  # BadOption: unknown agent, bad parameters
+            if check is not None:
+                check(game)  # ... or one this game cannot have (nn without a model for it)
             clean.append({"kind": "bot", "name": name or spec, "spec": spec})
             tokens.append(None)
         else:

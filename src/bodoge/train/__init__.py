@@ -1,0 +1,339 @@
+"""`bodoge train`: self-play networks by expert iteration (the `nn` agent's models).
+
+    bodoge train troika --players 4 --iterations 6 --games 40 --out runs/troika-4p
+
+Each iteration:
+1. **self-play**: `games` games with every seat played by the expert, each decision recorded as the
+   seat saw it (`selfplay`). Iteration 1 uses `bootstrap` (default the game's heuristic: fast, so the
+   first network learns from many games); the later ones use `expert` (default a short ISMCTS),
+   guided by the network of the iteration before as `guide` says (`prior=nn`, `value=nn`, both);
+2. **learning**: the network is fitted on the samples of the last `window` iterations: its policy to
+   the expert's choices, its value to the final win shares (`learn`, JAX);
+3. **measuring**: `nn` (its best move) against n − 1 heuristics on `eval_deals` fixed deals, each
+   played once with the network in every seat; its win share with a 95% interval over deals.
+
+Every iteration ends with a checkpoint in `out` (the model of that iteration, its samples, the
+history), so an interrupted run continues with `resume`. The run writes `model.npz` + `model.json`
+(the latest model and its card), `report.md`, `report.html` and the plots.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import resource
+import shutil
+import time
+from collections.abc import Callable
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+import bodoge
+from bodoge import agents
+from bodoge.agents import nn
+from bodoge.arena.match import play_match
+from bodoge.arena.stats import clustered_mean_ci
+from bodoge.core.game import Game
+from bodoge.errors import BadOption
+from bodoge.train.selfplay import Samples, play
+
+CHECKPOINT_FORMAT = "bodoge-train/1"
+GUIDES = ("none", "prior", "value", "both")
+MAX_ITERATIONS = 1000
+MAX_GAMES = 100_000
+
+
+@dataclass
+class TrainConfig:
+    """Everything that decides a training run (kept in its checkpoint; a resumed run must match,
+    except that `iterations` may grow)."""
+
+    game: str
+    players: int
+    iterations: int = 4
+    games: int = 40
+    bootstrap: str = "heuristic"
+    expert: str = "ismcts:iterations=100"
+    guide: str = "prior"
+    hidden: list[int] = field(default_factory=lambda: [128, 128])
+    epochs: int = 8
+    batch: int = 256
+    lr: float = 1e-3
+    window: int = 3
+    eval_deals: int = 30
+    seed: int = 1
+    options: dict[str, Any] = field(default_factory=dict)
+    bootstrap_games: int | None = None  # games of the first iteration (default: `games`)
+
+    def games_of(self, iteration: int) -> int:
+        if iteration == 1 and self.bootstrap_games is not None:
+            return self.bootstrap_games
+        return self.games
+
+    def check(self) -> Game:
+        """The game, after every setting is checked (BadOption naming the first bad one)."""
+        game = bodoge.make(self.game, self.players, **self.options)  # BadOption: unknown game, count
+        for name, value, low, high in (
+            ("iterations", self.iterations, 1, MAX_ITERATIONS),
+            ("games", self.games, 1, MAX_GAMES),
+            ("epochs", self.epochs, 1, 1000),
+            ("batch", self.batch, 1, 65536),
+            ("window", self.window, 1, MAX_ITERATIONS),
+            ("eval_deals", self.eval_deals, 0, 100_000),
+            ("seed", self.seed, 0, 2**31),
+            (
+                "bootstrap_games",
+                self.games if self.bootstrap_games is None else self.bootstrap_games,
+                1,
+                MAX_GAMES,
+            ),
+        ):
+            if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
+                raise BadOption(name, value, f"an integer from {low} to {high}")
+        if not self.hidden or not all(isinstance(h, int) and 1 <= h <= 4096 for h in self.hidden):
+            raise BadOption("hidden", self.hidden, "layer widths from 1 to 4096, e.g. 128,128")
+        if not isinstance(self.lr, float | int) or not 0 < self.lr < 1:
+            raise BadOption("lr", self.lr, "a learning rate above 0 and below 1")
+        if self.guide not in GUIDES:
+            raise BadOption("guide", self.guide, ", ".join(GUIDES))
+        for key in ("bootstrap", "expert"):
+            spec = getattr(self, key)
+            agent = agents.make(spec)
+            if getattr(agent, "uses_nn", False) or agents.parse_spec(spec)[0] == "nn":
+                raise BadOption(key, spec, "an agent that does not use a network (--guide adds ours)")
+            check = getattr(agent, "check", None)
+            if check is not None:
+                check(game)
+        return game
+
+    def expert_of(self, iteration: int, model: Path | None) -> str:
+        """The spec that plays iteration `iteration` (1-based), guided by `model` (the last one)."""
+        if iteration == 1 or model is None:
+            return self.bootstrap
+        spec = self.expert
+        if self.guide == "none" or agents.parse_spec(spec)[0] != "ismcts":
+            return spec
+        extra = {"prior": ["prior=nn"], "value": ["value=nn"], "both": ["prior=nn", "value=nn"]}[self.guide]
+        return spec + ("," if ":" in spec else ":") + ",".join([*extra, f"model={model}"])
+
+
+def _cpu_seconds() -> float:
+    own = resource.getrusage(resource.RUSAGE_SELF)
+    kids = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return own.ru_utime + own.ru_stime + kids.ru_utime + kids.ru_stime
+
+
+def strength(game: Game, spec: str, deals: int, seed: int) -> dict[str, Any]:
+    """`spec` in one seat against n − 1 heuristics, each of `deals` deals played once with it in every
+    seat: its win share with a 95% interval over deals (clustered), and the fair share 1/n."""
+    n = game.num_players
+    ours = agents.make(spec)
+    other = agents.make("heuristic")
+    pairs = []
+    for d in range(deals):
+        for seat in range(n):
+            lineup = [ours if s == seat else other for s in range(n)]
+            rngs = [random.Random(f"eval:{seed + d}:{seat}:{s}") for s in range(n)]
+            result = play_match(game, lineup, seed + d, rngs=rngs)
+            pairs.append((d, result.returns[seat]))
+    est = clustered_mean_ci(pairs)
+    return {**est.to_json(), "fair": 1.0 / n, "games": len(pairs)}
+
+
+def _play_chunks(config: TrainConfig, expert: str, seeds: list[int], jobs: int) -> Samples:
+    if jobs <= 1 or len(seeds) < 2:
+        return play(config.game, config.players, config.options, expert, seeds, config.seed)
+    from concurrent.futures import ProcessPoolExecutor
+
+    chunks = [seeds[i::jobs] for i in range(jobs)]
+    with ProcessPoolExecutor(jobs) as pool:
+        parts = list(
+            pool.map(
+                play,
+                *zip(
+                    *[
+                        (config.game, config.players, config.options, expert, chunk, config.seed)
+                        for chunk in chunks
+                        if chunk
+                    ],
+                    strict=True,
+                ),
+            )
+        )
+    return Samples.join(parts)
+
+
+def _read_checkpoint(out: Path) -> dict[str, Any] | None:
+    path = out / "checkpoint.json"
+    if not path.is_file():
+        return None
+    data: dict[str, Any] = json.loads(path.read_text())
+    if data.get("format") != CHECKPOINT_FORMAT:
+        raise BadOption("resume", str(out), f"a folder of a bodoge train run ({CHECKPOINT_FORMAT})")
+    return data
+
+
+def _write_json(path: Path, data: Any) -> None:
+    partial = path.with_name(path.name + ".partial")
+    partial.write_text(json.dumps(data, indent=1) + "\n")
+    partial.replace(path)
+
+
+def run(
+    config: TrainConfig,
+    out: Path,
+    resume: bool = False,
+    force: bool = False,
+    jobs: int = 1,
+    on_step: Callable[[str, int, int], None] | None = None,
+    plots: bool = True,
+) -> list[dict[str, Any]]:
+    """Train as `config` says into `out` (see the module docstring) and return the history, one dict
+    per iteration. `on_step(what, iteration, iterations)` is called as each phase starts."""
+    game = config.check()
+    if isinstance(jobs, bool) or not isinstance(jobs, int) or not 1 <= jobs <= 256:
+        raise BadOption("jobs", jobs, "an integer from 1 to 256")
+    from bodoge.train.learn import fit, init_params, require_jax
+
+    require_jax()
+    history: list[dict[str, Any]] = []
+    params: dict[str, np.ndarray] | None = None
+    checkpoint = _read_checkpoint(out) if out.exists() else None
+    if checkpoint is not None and not force:
+        if not resume:
+            raise BadOption("out", str(out), "a new folder, --resume to continue the run in it, or --force")
+        old = dict(checkpoint["config"])
+        new = asdict(config)
+        diff = [
+            f"{k}: {old.get(k)!r} in the run, {new[k]!r} now"
+            for k in new
+            if k != "iterations" and old.get(k) != new[k]
+        ]
+        if diff:
+            raise BadOption("resume", str(out), "the same settings as the run there", "; ".join(diff))
+        history = list(checkpoint["history"])
+        if history:
+            params = _weights(out / history[-1]["model"])
+    elif force and out.exists():
+        for name in ("checkpoint.json", "models", "samples"):
+            target = out / name
+            if target.is_dir():
+                shutil.rmtree(target)
+            elif target.exists():
+                target.unlink()
+    out.mkdir(parents=True, exist_ok=True)
+    obs_size = int(np.prod(game.observation_shape))
+    if params is None:
+        params = init_params(obs_size, config.hidden, game.num_actions, game.num_players, config.seed)
+    for iteration in range(len(history) + 1, config.iterations + 1):
+        started, cpu0 = time.perf_counter(), _cpu_seconds()
+        last_model = out / history[-1]["model"] if history else None
+        expert = config.expert_of(iteration, last_model)
+        if on_step:
+            on_step(f"self-play ({expert})", iteration, config.iterations)
+        # every iteration's deals are new: they start after all the deals before
+        base = config.seed * 1_000_003 + sum(config.games_of(i) for i in range(1, iteration))
+        fresh = _play_chunks(config, expert, list(range(base, base + config.games_of(iteration))), jobs)
+        samples_dir = out / "samples"
+        samples_dir.mkdir(exist_ok=True)
+        np.savez_compressed(samples_dir / f"iter-{iteration:03d}.npz", **fresh.arrays())  # type: ignore[arg-type]
+        played = time.perf_counter()
+        parts = [fresh]
+        for back in range(iteration - 1, max(0, iteration - config.window), -1):
+            with np.load(samples_dir / f"iter-{back:03d}.npz") as data:
+                parts.append(Samples(data["obs"], data["mask"], data["action"], data["value"]))
+        data = Samples.join(parts)
+        if on_step:
+            on_step(f"learning ({len(data):,} decisions)", iteration, config.iterations)
+        params, metrics = fit(
+            params, data, config.epochs, config.batch, float(config.lr), config.seed + iteration
+        )
+        learned = time.perf_counter()
+        model_rel = f"models/iter-{iteration:03d}.npz"
+        card = _card(config, game, history, iteration, len(fresh), expert)
+        nn.save(out / model_rel, params, card)
+        if on_step:
+            on_step("measuring against the heuristic", iteration, config.iterations)
+        measured = (
+            strength(game, f"nn:model={out / model_rel}", config.eval_deals, 10_000_000 + config.seed)
+            if config.eval_deals
+            else None
+        )
+        entry = {
+            "iteration": iteration,
+            "expert": expert,
+            "games": config.games_of(iteration),
+            "new_samples": len(fresh),
+            "samples": len(data),
+            **metrics,
+            "strength": measured,
+            "selfplay_seconds": round(played - started, 2),
+            "learn_seconds": round(learned - played, 2),
+            "eval_seconds": round(time.perf_counter() - learned, 2),
+            "cpu_seconds": round(_cpu_seconds() - cpu0, 2),
+            "model": model_rel,
+        }
+        history.append(entry)
+        final = _card(config, game, history, iteration, len(fresh), expert)
+        nn.save(out / "model.npz", params, final)
+        _write_json(
+            out / "checkpoint.json",
+            {"format": CHECKPOINT_FORMAT, "config": asdict(config), "history": history},
+        )
+        from bodoge.train.report import write_report
+
+        write_report(out, config, history, plots=plots)
+    return history
+
+
+def _weights(path: Path) -> dict[str, np.ndarray]:
+    with np.load(path) as data:
+        return {k: np.asarray(data[k], np.float32) for k in data.files}
+
+
+def _card(
+    config: TrainConfig,
+    game: Game,
+    history: list[dict[str, Any]],
+    iteration: int,
+    new_samples: int,
+    expert: str,
+) -> dict[str, Any]:
+    """The model card (without the checksum, which `nn.save` adds)."""
+    done = [h for h in history if h["iteration"] <= iteration]
+    last = done[-1] if done and done[-1]["iteration"] == iteration else None
+    return {
+        "game": game.name,
+        "players": game.num_players,
+        "options": config.options,
+        "observation_shape": list(game.observation_shape),
+        "num_actions": game.num_actions,
+        "hidden": list(config.hidden),
+        "bodoge_version": bodoge.__version__,
+        "training": {
+            "method": "expert iteration: the policy imitates the expert's choices, the value predicts "
+            "the final win shares; the expert after the first iteration searches with the network",
+            "iterations": iteration,
+            "games": [h["games"] for h in done]
+            if last
+            else [*(h["games"] for h in done), config.games_of(iteration)],
+            "bootstrap": config.bootstrap,
+            "expert": config.expert,
+            "guide": config.guide,
+            "last_expert": expert,
+            "samples": sum(h["new_samples"] for h in done)
+            if last
+            else sum(h["new_samples"] for h in done) + new_samples,
+            "epochs": config.epochs,
+            "window": config.window,
+            "seed": config.seed,
+            "cpu_seconds": round(sum(h["cpu_seconds"] for h in done), 1),
+            "wall_seconds": round(
+                sum(h["selfplay_seconds"] + h["learn_seconds"] + h["eval_seconds"] for h in done), 1
+            ),
+        },
+        "strength": last["strength"] if last else None,
+    }

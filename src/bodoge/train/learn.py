@@ -1,0 +1,133 @@
+"""Fitting the network to self-play samples, with JAX and Optax (the `train` extra).
+
+The network (see `bodoge.agents.nn`): a ReLU multilayer perceptron trunk and two linear heads. The
+policy head is fitted to the expert's choices by cross-entropy over the legal actions (the others
+masked out); the value head to the final win shares by cross-entropy against its softmax. Weights
+travel as NumPy arrays, so a model is saved, loaded and played without JAX; JAX runs on whatever
+device it finds (a GPU where `jax[cuda]` is installed, else the CPU).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from bodoge.errors import BodogeError
+from bodoge.train.selfplay import Samples
+
+Params = dict[str, np.ndarray]
+
+
+def require_jax() -> Any:
+    """The jax module, or a clear error saying how to install it."""
+    try:
+        import jax
+        import optax  # noqa: F401
+    except ImportError:
+        raise BodogeError(
+            "bodoge train needs JAX and Optax: pip install 'bodoge[train]' (or jax optax)"
+        ) from None
+    return jax
+
+
+def init_params(obs_size: int, hidden: list[int], actions: int, players: int, seed: int) -> Params:
+    """He-initialised weights (biases zero) for the trunk `hidden` and the two heads."""
+    rng = np.random.default_rng(seed)
+    params: Params = {}
+    width = obs_size
+    for i, h in enumerate(hidden):
+        params[f"w{i}"] = (rng.standard_normal((width, h)) * np.sqrt(2.0 / width)).astype(np.float32)
+        params[f"b{i}"] = np.zeros(h, np.float32)
+        width = h
+    params["wp"] = (rng.standard_normal((width, actions)) * np.sqrt(1.0 / width)).astype(np.float32)
+    params["bp"] = np.zeros(actions, np.float32)
+    params["wv"] = (rng.standard_normal((width, players)) * np.sqrt(1.0 / width)).astype(np.float32)
+    params["bv"] = np.zeros(players, np.float32)
+    return params
+
+
+def _losses(params: Any, obs: Any, mask: Any, action: Any, value: Any, depth: int) -> Any:
+    import jax
+    import jax.numpy as jnp
+
+    h = obs
+    for i in range(depth):
+        h = jax.nn.relu(h @ params[f"w{i}"] + params[f"b{i}"])
+    logits = h @ params["wp"] + params["bp"]
+    logits = jnp.where(mask, logits, -1e9)
+    logp = jax.nn.log_softmax(logits)
+    policy_loss = -jnp.take_along_axis(logp, action[:, None], axis=1).mean()
+    accuracy = (jnp.argmax(logits, axis=1) == action).mean()
+    logv = jax.nn.log_softmax(h @ params["wv"] + params["bv"])
+    value_loss = -(value * logv).sum(axis=1).mean()
+    return policy_loss, value_loss, accuracy
+
+
+def fit(
+    params: Params,
+    data: Samples,
+    epochs: int,
+    batch: int,
+    lr: float,
+    seed: int,
+    holdout: float = 0.1,
+    weight_decay: float = 1e-4,
+) -> tuple[Params, dict[str, float]]:
+    """Train `params` on `data` for `epochs` (Adam with weight decay), keeping `holdout` of the
+    samples aside to measure. Returns the new weights and the final losses (train and held out)."""
+    jax = require_jax()
+    import jax.numpy as jnp
+    import optax
+
+    depth = sum(1 for k in params if k.startswith("w") and k[1:].isdigit())
+    n = len(data)
+    order = np.random.default_rng(seed).permutation(n)
+    cut = int(n * holdout) if n >= 20 else 0
+    test, train = order[:cut], order[cut:]
+    tx = optax.adamw(lr, weight_decay=weight_decay)
+    p = {k: jnp.asarray(v) for k, v in params.items()}
+    state = tx.init(p)
+
+    def loss_fn(p: Any, o: Any, m: Any, a: Any, v: Any) -> Any:
+        pl, vl, _ = _losses(p, o, m, a, v, depth)
+        return pl + vl
+
+    @jax.jit
+    def step(p: Any, state: Any, o: Any, m: Any, a: Any, v: Any) -> Any:
+        loss, grads = jax.value_and_grad(loss_fn)(p, o, m, a, v)
+        updates, state = tx.update(grads, state, p)
+        return optax.apply_updates(p, updates), state, loss
+
+    measure = jax.jit(lambda p, o, m, a, v: _losses(p, o, m, a, v, depth))
+
+    def evaluate(idx: np.ndarray) -> tuple[float, float, float]:
+        if len(idx) == 0:
+            return float("nan"), float("nan"), float("nan")
+        totals = np.zeros(3)
+        for s in range(0, len(idx), 4096):
+            part = idx[s : s + 4096]
+            out = measure(p, data.obs[part], data.mask[part], data.action[part], data.value[part])
+            totals += np.asarray([float(x) for x in out]) * len(part)
+        pl, vl, acc = totals / len(idx)
+        return float(pl), float(vl), float(acc)
+
+    shuffle = np.random.default_rng(seed + 1)
+    size = max(1, min(batch, len(train)))
+    for _ in range(epochs):
+        perm = shuffle.permutation(train)
+        for s in range(0, len(perm) - size + 1, size):
+            part = perm[s : s + size]
+            p, state, _ = step(p, state, data.obs[part], data.mask[part], data.action[part], data.value[part])
+    train_pl, train_vl, train_acc = evaluate(train)
+    test_pl, test_vl, test_acc = evaluate(test)
+    out = {k: np.asarray(v, np.float32) for k, v in p.items()}
+    metrics = {
+        "policy_loss": train_pl,
+        "value_loss": train_vl,
+        "accuracy": train_acc,
+        "heldout_policy_loss": test_pl,
+        "heldout_value_loss": test_vl,
+        "heldout_accuracy": test_acc,
+    }
+    return out, metrics

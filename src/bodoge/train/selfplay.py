@@ -1,0 +1,103 @@
+"""Self-play games for training: every seat played by one expert agent, every decision recorded as the
+seat saw it (its observation tensor and legal actions), the expert's choice, and at the end every
+seat's share of the win, seats relative to the one deciding (slot 0 is that seat, as in the
+observation tensors). Needs only NumPy; the network's training is in `learn`."""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+
+import numpy as np
+
+import bodoge
+from bodoge import agents
+from bodoge.agents.base import legal_ids
+from bodoge.agents.nn import observe
+
+
+@dataclass
+class Samples:
+    """Decisions of self-play games, as arrays: observations (float32, N × D), legal masks (bool,
+    N × A), the expert's action (int, N), and the win shares of the seats relative to the decider
+    (float32, N × n)."""
+
+    obs: np.ndarray
+    mask: np.ndarray
+    action: np.ndarray
+    value: np.ndarray
+
+    def __len__(self) -> int:
+        return int(self.action.shape[0])
+
+    @classmethod
+    def empty(cls, obs_size: int, actions: int, players: int) -> Samples:
+        return cls(
+            np.zeros((0, obs_size), np.float32),
+            np.zeros((0, actions), bool),
+            np.zeros(0, np.int64),
+            np.zeros((0, players), np.float32),
+        )
+
+    @classmethod
+    def join(cls, parts: list[Samples]) -> Samples:
+        return cls(
+            np.concatenate([p.obs for p in parts]),
+            np.concatenate([p.mask for p in parts]),
+            np.concatenate([p.action for p in parts]),
+            np.concatenate([p.value for p in parts]),
+        )
+
+    def arrays(self) -> dict[str, np.ndarray]:
+        return {"obs": self.obs, "mask": self.mask, "action": self.action, "value": self.value}
+
+
+def win_shares_from(returns: list[float], seat: int) -> list[float]:
+    """Returns as shares of seats relative to `seat`; a game no one won counts as shared by all."""
+    n = len(returns)
+    total = sum(returns)
+    if total <= 0:
+        return [1.0 / n] * n
+    return [returns[(seat + i) % n] / total for i in range(n)]
+
+
+def play(name: str, players: int, options: dict, expert: str, seeds: list[int], agent_seed: int) -> Samples:
+    """The decisions of one self-play game per seed (decisions with one legal action left out: there
+    is nothing to learn from them)."""
+    game = bodoge.make(name, players, **options)
+    agent = agents.make(expert)
+    n, actions = game.num_players, game.num_actions
+    parts = []
+    for seed in seeds:
+        state = game.new_state(seed=seed)
+        rng = random.Random(f"{agent_seed}:{seed}")
+        obs, masks, chosen, seats = [], [], [], []
+        while state.current_player is not None:
+            seat = state.current_player
+            view = state.lazy_view(seat)
+            legal = legal_ids(view)
+            if len(legal) > 1:
+                obs.append(observe(game, view))
+                mask = np.zeros(actions, bool)
+                mask[legal] = True
+                masks.append(mask)
+                action = int(agent.act(game, view, rng))
+                chosen.append(action)
+                seats.append(seat)
+            else:
+                action = legal[0]
+            state.apply(action, seat=seat)
+        returns = state.returns()
+        if not chosen:
+            continue
+        parts.append(
+            Samples(
+                np.stack(obs),
+                np.stack(masks),
+                np.asarray(chosen, np.int64),
+                np.asarray([win_shares_from(returns, s) for s in seats], np.float32),
+            )
+        )
+    if not parts:
+        return Samples.empty(int(np.prod(game.observation_shape)), actions, n)
+    return Samples.join(parts)

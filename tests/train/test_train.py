@@ -1,0 +1,115 @@
+"""`bodoge train` at a tiny size: self-play, learning, the model and its card, the report, resuming."""
+
+from __future__ import annotations
+
+import json
+import random
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+import bodoge
+from bodoge import agents
+from bodoge.agents import nn
+from bodoge.cli import app
+from bodoge.errors import BadOption
+from bodoge.train import TrainConfig, run
+from bodoge.train.selfplay import play, win_shares_from
+
+TINY = {
+    "games": 1,
+    "bootstrap_games": 2,
+    "epochs": 1,
+    "hidden": [8],
+    "eval_deals": 1,
+    "expert": "ismcts:iterations=4",
+}
+
+
+def test_self_play_records_each_seat_as_it_saw_the_game() -> None:
+    samples = play("tottarot", 3, {}, "heuristic", [11], agent_seed=1)
+    game = bodoge.make("tottarot", 3)
+    assert samples.obs.shape[1:] == game.observation_shape
+    assert samples.mask.shape[1] == game.num_actions
+    assert all(samples.mask[i, a] for i, a in enumerate(samples.action))  # the expert's move was legal
+    assert samples.mask.sum(axis=1).min() >= 2  # forced moves are left out
+    assert abs(float(samples.value.sum(axis=1).mean()) - 1) < 1e-6
+    assert win_shares_from([0.0, 1.0, 0.0], 1) == [1.0, 0.0, 0.0]  # slot 0 is the decider
+    assert win_shares_from([0.5, 0.0, 0.5], 2) == [0.5, 0.5, 0.0]
+    assert win_shares_from([0.0, 0.0, 0.0], 0) == [1 / 3] * 3
+
+
+def test_train_writes_model_report_checkpoint_and_resumes(tmp_path: Path) -> None:
+    out = tmp_path / "run"
+    seen: list[str] = []
+    first = run(TrainConfig("troika", 3, iterations=1, **TINY), out, on_step=lambda w, i, n: seen.append(w))
+    assert len(first) == 1 and seen[0].startswith("self-play (heuristic)")
+    for name in (
+        "model.npz",
+        "model.json",
+        "checkpoint.json",
+        "report.md",
+        "report.html",
+        "curves.png",
+        "strength.png",
+        "models/iter-001.npz",
+    ):
+        assert (out / name).is_file(), name
+    card = json.loads((out / "model.json").read_text())
+    game = bodoge.make("troika", 3)
+    assert card["observation_shape"] == list(game.observation_shape)
+    assert card["num_actions"] == game.num_actions and card["training"]["iterations"] == 1
+    assert card["sha256"] == nn.file_sha256(out / "model.npz")
+    with pytest.raises(BadOption, match="--resume"):
+        run(TrainConfig("troika", 3, iterations=2, **TINY), out)
+    with pytest.raises(BadOption, match="epochs: 1 in the run, 2 now"):
+        run(TrainConfig("troika", 3, iterations=2, **{**TINY, "epochs": 2}), out, resume=True)
+    both = run(TrainConfig("troika", 3, iterations=2, **TINY), out, resume=True)
+    assert both[0] == first[0]  # the first iteration is kept, not replayed
+    assert both[1]["expert"].startswith("ismcts:iterations=4,prior=nn,model=")
+    assert json.loads((out / "model.json").read_text())["training"]["iterations"] == 2
+    assert "| 2 |" in (out / "report.md").read_text()
+    # the trained model plays
+    bot = agents.make(f"nn:model={out / 'model.npz'}")
+    state = game.new_state(seed=3)
+    while not state.is_terminal:
+        state.apply(bot.act(game, state.lazy_view(state.current_player), random.Random(0)))
+
+
+def test_train_refuses_bad_settings(tmp_path: Path) -> None:
+    with pytest.raises(BadOption, match="guide"):
+        TrainConfig("troika", 3, guide="policy").check()
+    with pytest.raises(BadOption, match="does not use a network"):
+        TrainConfig("troika", 3, expert="ismcts:prior=nn").check()
+    result = CliRunner().invoke(
+        app, ["train", "troika", "--players", "3", "--hidden", "0", "--out", str(tmp_path)]
+    )
+    assert result.exit_code == 2 and "hidden" in result.output
+    assert not any(tmp_path.iterdir())  # refused before anything was written
+
+
+def test_train_command_runs(tmp_path: Path) -> None:
+    args = [
+        "train",
+        "tottarot",
+        "-p",
+        "3",
+        "--iterations",
+        "1",
+        "--games",
+        "1",
+        "--epochs",
+        "1",
+        "--hidden",
+        "8",
+        "--eval-deals",
+        "1",
+        "--no-progress",
+        "--no-plots",
+        "--out",
+        str(tmp_path / "r"),
+    ]
+    result = CliRunner().invoke(app, args)
+    assert result.exit_code == 0, result.output
+    assert "iteration 1:" in result.output and (tmp_path / "r" / "model.npz").is_file()
