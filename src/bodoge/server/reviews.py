@@ -45,7 +45,9 @@ log = logging.getLogger("bodoge.server")
 
 SEED = 1  # every server review's seed: with a budget of deals, one game has one review
 DEALS = 8  # deals per decision where the playouts use the game's quick policy
-SLOW_DEALS = 4  # where they use a view heuristic (several times slower a playout; every game here has a quick policy)
+SLOW_DEALS = (
+    4  # where they use a view heuristic (several times slower a playout; every game here has a quick policy)
+)
 HEARTBEAT = 5.0  # seconds between a process's signs of life in the rows of its reviews
 STALE = 30.0  # seconds without one before another process takes a review over
 PROGRESS_EVERY = 1.0  # seconds between two writes of a running review's progress
