@@ -77,7 +77,13 @@ def test_the_configurations_cover_each_game_in_both_languages() -> None:
     assert len(every_lesson()) == sum(len(load_lessons(g, PACKAGED)) for g in games())
 
 
-@pytest.mark.parametrize(("game", "lesson_id", "lang", "screen"), every_lesson())
+@pytest.mark.parametrize(
+    ("game", "lesson_id", "lang", "screen"),
+    every_lesson(),
+    ids=[
+        f"{game}-{lesson_id}-{lang}-{screen['width']}px" for game, lesson_id, lang, screen in every_lesson()
+    ],
+)
 def test_every_lesson_completes_by_following_its_prompts(
     browser: Any, live: ThreadServer, game: str, lesson_id: str, lang: str, screen: dict[str, int]
 ) -> None:
@@ -88,5 +94,30 @@ def test_every_lesson_completes_by_following_its_prompts(
         follow_lesson(page, lesson, lang)
         print(f"{game}/{lesson_id} ({lang}, {screen['width']}px): {time.perf_counter() - started:.1f} s")
         assert errors == []
+    finally:
+        ctx.close()
+
+
+MOVING = """() => document.getElementById('board').getAnimations({ subtree: true })
+  .filter((a) => a.effect && a.effect.target && a.effect.target.closest('[data-piece]')).length"""
+
+
+@pytest.mark.parametrize("motion", ["no-preference", "reduce"])
+def test_another_seats_move_is_seen_moving(browser: Any, live: ThreadServer, motion: str) -> None:
+    # The lesson page redraws like the table: the pieces a move carried slide from where they were,
+    # unless the browser asks for reduced motion.
+    lesson = lesson_of("troika", "first-round")
+    i = next(k for k, s in enumerate(lesson.steps) if s.expect is not None and s.mover != lesson.seat)
+    ctx = browser.new_context(viewport=DESKTOP, reduced_motion=motion)
+    page = ctx.new_page()
+    try:
+        page.goto(f"{live.url}/learn/troika?lesson={lesson.id}")
+        page.locator("#board[data-step='0']").wait_for()
+        page.evaluate(f"show({i})")
+        page.locator(f"#board[data-step='{i}']").wait_for()
+        page.click("#next")
+        page.locator(f"#board[data-step='{i + 1}']").wait_for()
+        moving = page.evaluate(MOVING)
+        assert (moving > 0) is (motion == "no-preference"), moving
     finally:
         ctx.close()
