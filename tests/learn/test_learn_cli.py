@@ -30,6 +30,15 @@ def test_japanese_and_a_move_in_parts(fixture_lessons: Path) -> None:
     )
     assert result.exit_code == 0, result.output
     assert "ステップ 2 / 3" in result.output and "レッスン完了" in result.output
+    # The board is English symbols in every language: the legend in Japanese says how to read it.
+    legend = result.output.index("盤面の読み方")
+    assert legend < result.output.index("ステップ 1 / 3")
+
+
+def test_the_english_lesson_opens_with_the_english_legend(fixture_lessons: Path) -> None:
+    result = runner.invoke(app, ["learn", "troika"], input="take 7\n")
+    assert "How to read the board" in result.output
+    assert "盤面の読み方" not in result.output
 
 
 def test_the_end_of_input_stops_the_lesson(fixture_lessons: Path) -> None:

@@ -95,6 +95,12 @@ def test_errors_name_the_lesson_and_the_step() -> None:
             lambda lesson: lesson["steps"][1].update(point=["<script>"]),
             "step 1: point is a list of board places",
         ),
+        (
+            lambda lesson: lesson["steps"][1].update(point=["player:0"]),
+            "step 1: point 'player:0' is no place on troika's board; its places are hand:P, container:P",
+        ),
+        (lambda lesson: lesson["steps"][1].update(point=["hand:4"]), "(P a seat from 0 to 3)"),
+        (lambda lesson: lesson["steps"][1].update(point=["mine:0"]), "point 'mine:0' is no place"),
         (lambda lesson: lesson["steps"][1].pop("expect"), "step 1: a step says what comes next"),
         (
             lambda lesson: lesson["steps"][1].update(say={"en": "x", "ja": "x", "fr": "x"}),

@@ -39,6 +39,18 @@ MAX_STEPS = 200  # per lesson
 MAX_TEXT = 2000  # characters of one coach's text
 POINT = re.compile(r"[A-Za-z0-9_:.\-]{1,64}")
 LESSON_KEYS = {"id", "title", "seat", "setup", "steps"}
+
+#: The places a step may point at, per game: the names the game's board gives its pieces (their
+#: data-place in static/boards/GAME.js; P is a seat, C a column of Hangover's snacks, counted from 1),
+#: its piles (data-pile), and "seat:P", a seat's whole box (the lesson page's own name). The lesson
+#: page rings what lies there; tests/learn/test_board_places.py checks the boards draw these names.
+BOARD_PLACES: dict[str, tuple[str, ...]] = {
+    "hangover": ("hand:P", "trick:P", "col:P:C", "flipped:P", "snacks:P", "seat:P"),
+    "tokkuri": ("hand:P", "table:P", "captured:P", "discard", "deck", "seat:P"),
+    "tottarot": ("declared:P", "row:P", "bid:P", "will:P", "spent:P", "discard", "deck", "seat:P"),
+    "troika": ("hand:P", "container:P", "mine", "pool", "seat:P"),
+}
+MAX_COLUMN = 9  # Hangover's snack columns are far fewer
 STEP_KEYS = {"say", "rules", "expect", "hint", "point"}
 
 
@@ -230,7 +242,14 @@ def _step(state: State, raw: Any, where: str) -> Step:
     hint = None if raw.get("hint") is None else _texts(raw["hint"], f"{where}: hint")
     point = raw.get("point", [])
     if not isinstance(point, list) or not all(isinstance(p, str) and POINT.fullmatch(p) for p in point):
-        raise LessonError(f"{where}: point is a list of board places such as 'hand:0', not {point!r:.80}")
+        raise LessonError(f"{where}: point is a list of board places such as 'seat:0', not {point!r:.80}")
+    places = BOARD_PLACES.get(state.game.name, ("seat:P",))
+    for place in point:
+        if not is_board_place(place, places, state.game.num_players):
+            raise LessonError(
+                f"{where}: point {place!r} is no place on {state.game.name}'s board; its places are "
+                f"{', '.join(places)} (P a seat from 0 to {state.game.num_players - 1})"
+            )
     if "expect" not in raw:
         raise LessonError(f"{where}: a step says what comes next: 'expect' is an action text, or null")
     expect = raw["expect"]
@@ -251,6 +270,26 @@ def _step(state: State, raw: Any, where: str) -> Step:
             f"{where}: a hint is said when the learner plays another move; this step expects none"
         )
     return Step(say, tuple(rules), expect, hint, tuple(point), mover)
+
+
+def is_board_place(place: str, places: tuple[str, ...], players: int) -> bool:
+    """Whether `place` is one of `places` ("hand:P") with its seat and column numbers filled in."""
+    parts = place.split(":")
+    for pattern in places:
+        wanted = pattern.split(":")
+        if len(wanted) != len(parts):
+            continue
+        if all(_fits(part, w, players) for part, w in zip(parts, wanted, strict=True)):
+            return True
+    return False
+
+
+def _fits(part: str, wanted: str, players: int) -> bool:
+    if wanted in ("P", "C"):
+        if not part.isdigit() or part != str(int(part)):
+            return False
+        return 0 <= int(part) < players if wanted == "P" else 1 <= int(part) <= MAX_COLUMN
+    return part == wanted
 
 
 def _texts(raw: Any, where: str) -> dict[str, str]:

@@ -1,6 +1,7 @@
 """A lesson in the terminal: the loop behind `bodoge learn GAME`.
 
-The same coach as the web page (`Coach`), the board the terminal draws for `bodoge play`, and the
+The same coach as the web page (`Coach`), the board the terminal draws for `bodoge play` (in English
+symbols whatever the language, with the game's legend in the lesson's language first), and the
 same numbered choices (`bodoge.terminal.Decision`). Each step's words come first; at the learner's
 step the choices are listed and another move than the lesson's is refused with its hint; the other
 seats' moves and the explaining steps go by on their own, so that a lesson can be followed by piping
@@ -46,6 +47,11 @@ class LessonSession:
         coach = self.coach
         lesson = coach.lesson
         self.say(lesson.title[self.lang])
+        # The board is drawn in English symbols for every language (the games' text render has no
+        # other); its legend, as `bodoge play` shows it, says in the lesson's language how to read it.
+        legend = coach.state.game.legend(self.lang)
+        if legend:
+            self.say(legend)
         n = len(lesson.steps)
         try:
             while not coach.done:

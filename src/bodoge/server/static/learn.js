@@ -150,14 +150,29 @@ function render() {
   renderBoardPanel();
 }
 
+// The board's things at a place the step points at (docs/learn.md, "point"): the pieces lying there
+// (data-place: "hand:0", "row:1", "mine"), a pile ("deck", "pool"), or a seat's whole box ("seat:2").
+function pointedAt(root, place) {
+  const seat = /^seat:(\d+)$/.exec(place);
+  if (seat) return [...root.querySelectorAll(`.pbox[data-seat="${seat[1]}"]`)];
+  return [...root.querySelectorAll("[data-place], [data-pile]")]
+    .filter((node) => node.dataset.place === place || node.dataset.pile === place);
+}
+
 function renderBoardPanel() {
+  const before = boardSnapshot(document.getElementById("board")); // the pieces' places, for the motion
   const box = clear(document.getElementById("board"));
   const step = lesson.steps[index];
   const mine = learnersStep(step);
   const drawn = view && BOARDS[GAME]
     ? renderBoard(GAME, view, { seatName, send: tryMove, pending, setPending, readOnly: !mine || busy })
     : null;
-  if (drawn) box.append(drawn.node);
+  if (drawn) {
+    box.append(drawn.node);
+    for (const place of (step && step.point) || []) {
+      pointedAt(drawn.node, place).forEach((node) => node.classList.add("learn-point"));
+    }
+  }
   box.dataset.step = String(index);
   const prompt = document.getElementById("board-prompt");
   prompt.textContent = !view ? "" : view.is_terminal ? t("gameOver")
@@ -183,6 +198,9 @@ function renderBoardPanel() {
     }
     box.append(el("p", { class: "small" }, t("learnChoices")), list);
   }
+  // The other seats' moves (and the learner's own) are seen moving from where they were: measured
+  // once the prompt and the choices around the board are in place.
+  if (drawn) animateBoard(before, box);
 }
 
 async function practice() {

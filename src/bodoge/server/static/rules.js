@@ -34,11 +34,76 @@ function pictured(lesson) {
   return steps.length ? steps : [[lesson.steps[0], 0]];
 }
 
+// The rules summary is the terminal's text (rules_summary): paragraphs hard-wrapped at some 80-95
+// columns, and indented rows ("  take N     put a face-up tile ...") whose meaning runs on in
+// deeper-indented lines. A phone's narrow column would break each of those lines again, so the page
+// re-flows them: a paragraph's lines are joined, and rows become a list of a term and its meaning.
+function rulesBlocks(text) {
+  const blocks = []; // {kind: "p", text} or {kind: "rows", rows: [{term, text, sub}]}
+  let para = null;
+  let rows = null;
+  let last = null;
+  for (const raw of String(text || "").split("\n")) {
+    const line = raw.replace(/\s+$/, "");
+    if (!line.trim()) {
+      para = rows = last = null;
+      continue;
+    }
+    const indent = line.length - line.trimStart().length;
+    const body = line.trimStart();
+    const bullet = /^[-•]\s+(.*)$/.exec(body); // "- k = 5: hangover!": a row of its own
+    if (indent === 0 && !bullet) {
+      rows = last = null;
+      if (para) para.text = joinLines(para.text, body);
+      else blocks.push((para = { kind: "p", text: body }));
+      continue;
+    }
+    para = null;
+    // "take N     put a face-up tile ...": a term, a gap of spaces, its meaning.
+    const gap = /^(\S.*?)\s{2,}(?:=\s+)?(\S.*)$/.exec(body);
+    // A deeper line without a term of its own runs on the row above.
+    if (last && indent > last.indent && !gap) {
+      last.text = joinLines(last.text, body);
+      continue;
+    }
+    const split = bullet ? null : gap || /^([^\s=]+)\s+=\s+(\S.*)$/.exec(body); // or "jewel = three ..."
+    if (!rows) blocks.push((rows = { kind: "rows", rows: [], indent }));
+    const text = bullet ? `• ${bullet[1]}` : split ? split[2] : body;
+    last = { indent, term: split ? split[1] : "", text, sub: indent > rows.indent };
+    rows.rows.push(last);
+  }
+  return blocks;
+}
+
+// Two lines of one sentence: Japanese runs on without a space, other scripts with one.
+function joinLines(a, b) {
+  const cjk = /[\u3000-\u9fff\uff00-\uffef]/;
+  return cjk.test(a.slice(-1)) || cjk.test(b[0]) ? a + b : `${a} ${b}`;
+}
+
+// A text with its `bid 2` moves set as code.
+function withCode(text) {
+  return text.split(/`([^`]+)`/).map((part, i) => (i % 2 ? el("code", {}, part) : part));
+}
+
+function renderRulesText(box, text) {
+  clear(box);
+  for (const block of rulesBlocks(text)) {
+    if (block.kind === "p") {
+      box.append(el("p", {}, ...withCode(block.text)));
+      continue;
+    }
+    box.append(el("dl", { class: "rules-rows" }, block.rows.map((r) => el("div", { class: "rules-row" + (r.sub ? " sub" : "") + (r.term ? "" : " no-term") },
+      r.term ? el("dt", {}, r.term) : null,
+      el("dd", {}, ...withCode(r.text))))));
+  }
+}
+
 function render() {
   document.getElementById("title").textContent = `${t("rulesTitle")}: ${gameInfo ? pick(gameInfo.title) : GAME}`;
   document.title = `bodoge: ${t("rulesTitle")}`;
   if (!gameInfo) return;
-  document.getElementById("rules-text").textContent = pick(gameInfo.rules);
+  renderRulesText(document.getElementById("rules-text"), pick(gameInfo.rules));
   const box = clear(document.getElementById("figures"));
   for (const lesson of lessons) {
     const views = viewsOf[lesson.id];
