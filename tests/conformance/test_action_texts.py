@@ -49,8 +49,9 @@ def test_views_offer_the_japanese_beside_the_english() -> None:
     state = bodoge.make(name, players=players).new_state(seed=1)
     seat = state.current_player
     legal = state.view(seat)["legal_actions"]
-    assert legal and all(set(a) == {"id", "text", "text_ja"} for a in legal)
+    assert legal and all(set(a) == {"id", "text", "text_ja", "words"} for a in legal)
     assert [a["text_ja"] for a in legal] == [state.action_text_in(a["id"], "ja") for a in legal]
+    assert [a["words"] for a in legal] == [state.action_text_in(a["id"], "en") for a in legal]
 
 
 RAW = re.compile(r"[\[\]{}]")  # a Python list or dict printed into a sentence
