@@ -64,6 +64,11 @@ def test_a_lesson_completes_by_following_its_prompts(
                 assert page.get_attribute("#board", "data-step") == str(i)
                 page.click(f"button.learn-act[data-text='{step['expect']}']")
             else:
+                if step["expect"] is None and page.evaluate("view && view.current_player") == lesson["seat"]:
+                    # An explaining step at the learner's own decision: the coach talks, nobody waits.
+                    prompt = page.text_content("#board-prompt")
+                    assert prompt == {"en": "Read what the coach says, then press Next.",
+                                      "ja": "コーチの説明を読んで「次へ」を押してください。"}[lang]  # fmt: skip
                 page.click("#next")
         page.wait_for_selector("#done:not([hidden])")
         assert page.is_visible("#practice")

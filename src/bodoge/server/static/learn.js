@@ -5,6 +5,7 @@
 
 Object.assign(STRINGS.en, {
   learnTitle: "Learn to play",
+  learnReadOn: "Read what the coach says, then press Next.",
   learnLesson: "Lesson",
   learnStep: "Step {i} of {n}",
   learnBack: "Back",
@@ -24,6 +25,7 @@ Object.assign(STRINGS.en, {
 });
 Object.assign(STRINGS.ja, {
   learnTitle: "遊び方を学ぶ",
+  learnReadOn: "コーチの説明を読んで「次へ」を押してください。",
   learnLesson: "レッスン",
   learnStep: "ステップ {i} / {n}",
   learnBack: "戻る",
@@ -177,7 +179,9 @@ function renderBoardPanel() {
   const prompt = document.getElementById("board-prompt");
   prompt.textContent = !view ? "" : view.is_terminal ? t("gameOver")
     : mine ? `${t("yourDecision")}: ${(drawn && drawn.prompt) || decisionText(view)}`
-      : `${t("waitingFor")} ${seatName(view.current_player)}`;
+      // The learner's own seat on an explaining step is not "waiting for" the learner: the coach talks.
+      : view.current_player === lesson.seat ? t("learnReadOn")
+        : `${t("waitingFor")} ${seatName(view.current_player)}`;
   prompt.classList.toggle("my-turn", !!mine);
   const pend = clear(document.getElementById("board-pending"));
   pend.hidden = !pending;
