@@ -231,19 +231,19 @@ class BotPool:
             left = deadline - time.monotonic()
             if left <= 0:
                 break
-            try:
-                worker = await asyncio.wait_for(self._idle.get(), left)
-            except TimeoutError:
+            worker = await self._idle_worker(left)
+            if worker is None:
                 reason = no_worker
                 break
-            action, reason, reusable = await self._ask(worker, task, legal, deadline)
+            try:
+                action, reason, reusable = await self._ask(worker, task, legal, deadline)
+            except asyncio.CancelledError:
+                await asyncio.shield(self._retire(worker))  # it may still be computing
+                raise
             if reusable:
                 self._idle.put_nowait(worker)
             else:  # a worker in an unknown state is never reused: kill it and start a fresh one
-                await asyncio.to_thread(worker.kill)
-                with contextlib.suppress(ValueError):
-                    self._all.remove(worker)
-                self._replace()
+                await asyncio.shield(self._retire(worker))
             self.moves += 1
             if reason is None:
                 if self.on_move is not None:
@@ -272,20 +272,19 @@ class BotPool:
         left = deadline - time.monotonic()
         if left <= 0:
             raise ReviewFailed("the review's time is up")
-        try:
-            worker = await asyncio.wait_for(self._idle.get(), left)
-        except TimeoutError:
-            raise ReviewFailed("the review's time is up (no worker was free)") from None
+        worker = await self._idle_worker(left)
+        if worker is None:
+            raise ReviewFailed("the review's time is up (no worker was free)")
         try:
             kind, value = await self._exchange(worker, (kind_, unit), deadline)
         except TimeoutError:
-            await self._retire(worker)
+            await asyncio.shield(self._retire(worker))
             raise ReviewFailed("the review's time is up") from None
         except asyncio.CancelledError:
             await asyncio.shield(self._retire(worker))  # it may still be computing
             raise
         except Exception as exc:
-            await self._retire(worker)
+            await asyncio.shield(self._retire(worker))
             raise ReviewFailed(f"the worker failed: {exc or type(exc).__name__}") from None
         self._idle.put_nowait(worker)
         if kind != "ok" or not isinstance(value, dict if kind_ == REVIEW else list):
@@ -293,13 +292,38 @@ class BotPool:
             raise ReviewFailed(f"{what} {unit.get('move')} failed: {value}")
         return value
 
+    async def _idle_worker(self, timeout: float) -> _Worker | None:
+        """The next idle worker within `timeout` seconds, else None. Not asyncio.wait_for around the
+        queue's get: on Python 3.11, a cancellation (a review stopped at its time limit) that comes as
+        the get succeeds is swallowed there, and the cancelled task goes on with the worker. Here the
+        cancellation goes through, a worker taken from the queue goes back to it, and a get that did
+        not succeed leaves the queue as it was."""
+        assert self._idle is not None
+        getter = asyncio.ensure_future(self._idle.get())
+        try:
+            await asyncio.wait({getter}, timeout=max(0.0, timeout))
+        except asyncio.CancelledError:
+            if getter.done() and not getter.cancelled():
+                self._idle.put_nowait(getter.result())
+            else:
+                getter.cancel()
+            raise
+        if getter.done():
+            return getter.result()
+        getter.cancel()  # still waiting at the queue: cancelled there, it takes nothing
+        return None
+
     async def _retire(self, worker: _Worker) -> None:
-        """A worker in an unknown state is never reused: kill it and start a fresh one."""
-        await asyncio.to_thread(worker.kill)
+        """A worker in an unknown state is never reused: kill it and start a fresh one. The fresh
+        one is asked for before the kill is awaited: a review stopped at its time limit cancels its
+        task just as its last decision times out (the same deadline), and a cancellation during the
+        kill once skipped the replacement, so that the pool shrank by a worker a stopped review
+        (two such reviews left a pool of two with none, and every bot's move after was random)."""
         with contextlib.suppress(ValueError):
             self._all.remove(worker)
         if not self.closing:
             self._replace()
+        await asyncio.to_thread(worker.kill)
 
     async def _exchange(self, worker: _Worker, task: tuple[Any, ...], deadline: float) -> tuple[str, Any]:
         """Send `task` to the worker and wait for its answer until `deadline`; TimeoutError past
