@@ -14,9 +14,12 @@ Every limit here is a `Limits` field, set on `bodoge serve` and listed in docs/p
 
 from __future__ import annotations
 
+import contextlib
 import json
 import logging
 import math
+import socket
+import struct
 import threading
 import time
 from collections import Counter
@@ -332,13 +335,20 @@ class SecurityHeaders:
         await self.app(scope, receive, send_with_headers)
 
 
+WS_SEND_BUFFER = 64 * 1024  # bytes the kernel holds for one websocket's client (it doubles this)
+
+
 class AbortHandle:
     """Gives a websocket's handler a way to drop its TCP connection at once: `scope["bodoge.abort"]`.
 
     uvicorn's websocket protocols only ever close gracefully, flushing what is queued first; a
     client that reads nothing would hold that (and the server's buffers) open for ever. The server's
     own `send` (before any middleware wraps it) is a method of the protocol object, which holds the
-    transport. Where there is none (another server, the test client), the key is absent."""
+    transport. Where there is none (another server, the test client), the key is absent.
+
+    It also bounds the kernel's send buffer of the connection (WS_SEND_BUFFER): left to itself, the
+    kernel lets it grow to megabytes for a client that reads nothing (Linux's tcp_wmem, 4 MiB by
+    default), 64 of them per address; a table's messages need far less."""
 
     def __init__(self, app: ASGIApp) -> None:
         self.app = app
@@ -347,8 +357,25 @@ class AbortHandle:
         if scope["type"] == "websocket":
             transport = getattr(getattr(send, "__self__", None), "transport", None)
             if transport is not None:
-                scope["bodoge.abort"] = transport.abort
+                sock = transport.get_extra_info("socket")
+                if sock is not None:
+                    with contextlib.suppress(OSError):  # gone already, or not a TCP socket
+                        sock.setsockopt(socket.SOL_SOCKET, socket.SO_SNDBUF, WS_SEND_BUFFER)
+                scope["bodoge.abort"] = lambda: reset(transport)
         await self.app(scope, receive, send)
+
+
+def reset(transport: Any) -> None:
+    """Drop a connection with a TCP reset, discarding what the kernel still has to send.
+
+    A transport's `abort` only closes the socket: the kernel keeps the unsent bytes and goes on
+    offering them to the client (FIN-WAIT-1), for minutes if the client reads nothing, and the
+    client is never told. A zero linger makes the close a reset that frees them at once."""
+    sock = transport.get_extra_info("socket")
+    if sock is not None:
+        with contextlib.suppress(OSError):  # already gone
+            sock.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0))
+    transport.abort()
 
 
 # -- per client address ---------------------------------------------------------------------------
