@@ -11,6 +11,11 @@ until the middle of the game) by a websocket client that picks random legal acti
 server. Mid-game, Aki's page is photographed on Aki's decision; at the end, after Ben pressed Play
 again and took his seat at the new table. The pictures are PNG, the page's first screen only (what a
 person sees without scrolling), so that they stay small.
+
+    python bench/screenshots.py --review --out /tmp/shots   # the replay page with a game's review
+
+With `--review`, a game of four bots is played, reviewed by the server, and its replay page is
+photographed whole at the review's largest loss (`GAME-review-SIZE-LANG.png`).
 """
 
 from __future__ import annotations
@@ -189,10 +194,42 @@ def play_table(server: Server, browser: Any, game: str, out: Path) -> None:
         seat.done.set()
 
 
+def review_table(server: Server, browser: Any, game: str, out: Path) -> None:
+    """A game of four bots (two heuristic, two random), over; its review asked for at the server;
+    the replay page photographed whole (board, win-chance graph, seats' table) at the decision of the
+    review's largest loss, that decision's options shown."""
+    seats = [{"kind": "bot", "spec": spec} for spec in ("heuristic", "random", "heuristic", "random")]
+    body = {"game": game, "players": 4, "options": GAMES[game], "seats": seats, "seed": 31}
+    table_id = httpx.post(f"{server.url}/api/tables", json=body, timeout=30).json()["id"]
+    wait(lambda: summary(server, table_id)["status"] != "playing", "the end of the game", 300)
+    url = f"{server.url}/api/tables/{table_id}/review"
+    httpx.post(url, timeout=30).raise_for_status()
+    wait(lambda: httpx.get(url, timeout=30).json()["status"] == "done", "the review", 600)
+    review = httpx.get(url, timeout=30).json()["review"]
+    worst = max(review["decisions"], key=lambda d: d["loss"])
+    for size, (width, height) in SIZES.items():
+        for lang in ("en", "ja"):
+            context = browser.new_context(viewport={"width": width, "height": height}, locale="en-US")
+            context.add_init_script(f"localStorage.setItem('bodoge.lang', '{lang}')")
+            page = context.new_page()
+            page.goto(f"{server.url}/r/{table_id}")
+            page.wait_for_selector("#review-graph svg", timeout=60_000)
+            for _ in range(worst["move"]):  # step to the decision (the graph's click does the same)
+                page.click("#replay-next")
+            page.wait_for_selector(f"#replay-pos[data-move='{worst['move']}']")
+            page.wait_for_selector("#review-move .rv-options li")
+            page.wait_for_timeout(600)  # the board's motion settles
+            page.screenshot(path=str(out / f"{game}-review-{size}-{lang}.png"), full_page=True)
+            context.close()
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--out", type=Path, default=Path("docs/screenshots"))
     parser.add_argument("--games", nargs="*", default=list(GAMES))
+    parser.add_argument(
+        "--review", action="store_true", help="the replay page with a game's review instead (whole pages)"
+    )
     args = parser.parse_args()
     from playwright.sync_api import sync_playwright
 
@@ -203,7 +240,7 @@ def main() -> None:
             with sync_playwright() as p:
                 browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
                 for game in args.games:
-                    play_table(server, browser, game, args.out)
+                    (review_table if args.review else play_table)(server, browser, game, args.out)
                     print(f"{game}: {len(list(args.out.glob(f'{game}-*.png')))} pictures in {args.out}")
                 browser.close()
         finally:
