@@ -203,7 +203,7 @@ def review_table(server: Server, browser: Any, game: str, out: Path) -> None:
     table_id = httpx.post(f"{server.url}/api/tables", json=body, timeout=30).json()["id"]
     wait(lambda: summary(server, table_id)["status"] != "playing", "the end of the game", 300)
     url = f"{server.url}/api/tables/{table_id}/review"
-    httpx.post(url, timeout=30).raise_for_status()
+    httpx.post(url, json={}, timeout=30).raise_for_status()
     wait(lambda: httpx.get(url, timeout=30).json()["status"] == "done", "the review", 600)
     review = httpx.get(url, timeout=30).json()["review"]
     worst = max(review["decisions"], key=lambda d: d["loss"])

@@ -148,10 +148,11 @@ class OptionValues:
         """Value of `best` minus value of `a`: the mean and the interval of their paired differences,
         deal by deal (the same cards and luck for both). The best was picked as the highest of all
         the options' noisy means, so the interval is widened for that choice (Bonferroni: 95% for
-        all the options' comparisons with the best together, z = `paired_z(len(options))`)."""
+        all the options' comparisons with the best together, z = `paired_z(len(options))`), within
+        [−1, 1]: a difference of two win shares (the normal interval of a few deals may overshoot)."""
         diffs = [x - y for x, y in zip(self.returns[best], self.returns[a], strict=True)]
         low, high = mean_interval(diffs, paired_z(len(self.options)))
-        return sum(diffs) / len(diffs), low, high
+        return sum(diffs) / len(diffs), max(-1.0, low), min(1.0, high)
 
     def held_out_loss(self, a: int, folds: int = 2) -> float:
         """Option a's loss with the best chosen on other deals than those that measure it
