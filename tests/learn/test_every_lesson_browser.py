@@ -12,22 +12,22 @@ same learner.
 from __future__ import annotations
 
 import time
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
 
 pytest.importorskip("fastapi", reason="the server extra is not installed (pip install -e '.[server]')")
 
-from browser_support import ARGS, CHROMIUM, sync_api, watch_errors
+from browser_support import watch_errors
 from learner import follow_lesson
-from server_helpers import ThreadServer, make_config
+from server_helpers import ThreadServer
 
 from bodoge.learn.lessons import PACKAGED, Lesson, load_lessons
 
 DESKTOP = {"width": 1280, "height": 800}
 PHONE = {"width": 390, "height": 844}
 CONFIGS = [("en", DESKTOP), ("ja", PHONE)]
+LESSONS = None  # the live server (conftest.py) reads the packaged lessons
 # The four games (not bodoge.games(): a server test's toy game registers itself there and has no
 # lessons); test_lesson_data.py checks that the packaged lesson files are exactly these.
 GAMES = ("hangover", "tokkuri", "tottarot", "troika")
@@ -45,23 +45,6 @@ def every_lesson() -> list[tuple[str, str, str, dict[str, int]]]:
 
 def lesson_of(game: str, lesson_id: str) -> Lesson:
     return next(lesson for lesson in load_lessons(game, PACKAGED) if lesson.id == lesson_id)
-
-
-@pytest.fixture(scope="module")
-def live(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ThreadServer]:
-    with pytest.MonkeyPatch.context() as mp:
-        mp.delenv("BODOGE_LESSONS_DIR", raising=False)  # the packaged lessons
-        db = tmp_path_factory.mktemp("lessonsweb") / "bodoge.db"
-        with ThreadServer(make_config(f"sqlite:///{db}")) as server:
-            yield server
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    with sync_api.sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
-        yield b
-        b.close()
 
 
 def open_lesson(browser: Any, url: str, lang: str, screen: dict[str, int]) -> tuple[Any, Any, list[str]]:

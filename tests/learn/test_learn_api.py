@@ -3,8 +3,6 @@ server reading the lessons of tests/learn/fixtures."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import httpx
@@ -12,24 +10,9 @@ import pytest
 
 pytest.importorskip("fastapi", reason="the server extra is not installed (pip install -e '.[server]')")
 
-from server_helpers import Player, ThreadServer, make_config
+from server_helpers import Player, ThreadServer
 
 from bodoge.learn.lessons import MAX_STEPS
-
-
-@pytest.fixture(scope="module")
-def live(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ThreadServer]:
-    with pytest.MonkeyPatch.context() as mp:
-        mp.setenv("BODOGE_LESSONS_DIR", str(Path(__file__).parent / "fixtures"))
-        db = tmp_path_factory.mktemp("learn") / "bodoge.db"
-        with ThreadServer(make_config(f"sqlite:///{db}")) as server:
-            yield server
-
-
-@pytest.fixture
-def http(live: ThreadServer) -> Iterator[httpx.Client]:
-    with httpx.Client(base_url=live.url, timeout=60) as client:
-        yield client
 
 
 def step(http: httpx.Client, body: Any, game: str = "troika", lesson: str = "first-moves") -> httpx.Response:

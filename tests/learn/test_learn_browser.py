@@ -3,8 +3,6 @@ server reading the lessons of tests/learn/fixtures."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import httpx
@@ -12,28 +10,11 @@ import pytest
 
 pytest.importorskip("fastapi", reason="the server extra is not installed (pip install -e '.[server]')")
 
-from browser_support import ARGS, CHROMIUM, sync_api, watch_errors
-from server_helpers import ThreadServer, make_config
+from browser_support import watch_errors
+from server_helpers import ThreadServer
 
 DESKTOP = {"width": 1280, "height": 800}
 PHONE = {"width": 390, "height": 844}
-
-
-@pytest.fixture(scope="module")
-def live(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ThreadServer]:
-    with pytest.MonkeyPatch.context() as mp:
-        mp.setenv("BODOGE_LESSONS_DIR", str(Path(__file__).parent / "fixtures"))
-        db = tmp_path_factory.mktemp("learnweb") / "bodoge.db"
-        with ThreadServer(make_config(f"sqlite:///{db}")) as server:
-            yield server
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    with sync_api.sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
-        yield b
-        b.close()
 
 
 def open_page(browser: Any, url: str, lang: str, viewport: dict[str, int]) -> tuple[Any, Any, list[str]]:

@@ -17,11 +17,10 @@ from pathlib import Path
 from typing import Annotated, Any, Literal
 
 from fastapi import FastAPI, HTTPException, Request, WebSocket, WebSocketDisconnect
-from fastapi.exceptions import RequestValidationError
 from fastapi.middleware.gzip import GZipMiddleware
 from fastapi.responses import FileResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
-from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, ValidationError
+from pydantic import BaseModel, BeforeValidator, ConfigDict, Field
 from starlette.websockets import WebSocketState
 
 from bodoge import agents
@@ -40,6 +39,8 @@ from bodoge.server.guard import (
     Limits,
     SecurityHeaders,
     TooMany,
+    json_body,
+    json_media,
     origin_allowed,
     parse_json,
     quiet_bad_frames,
@@ -308,18 +309,9 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
             guard.check_open_tables(manager.open_tables_of(address))
         except TooMany as exc:
             raise HTTPException(429, exc.message, headers={"Retry-After": str(exc.retry_after)}) from None
-        # JSON only: a form or text/plain body is a "simple" cross-site request that a page of another
-        # site could send from its visitors' browsers; application/json needs the browser's preflight.
-        media = request.headers.get("content-type", "").split(";")[0].strip().lower()
-        if media != "application/json":
-            raise HTTPException(415, "a table is made with a JSON body (Content-Type: application/json)")
-        # The body is read here, not by FastAPI: its JSON must pass the strict reader first.
-        try:
-            body = CreateTableIn.model_validate(parse_json(await request.body()))
-        except BadInput as exc:
-            raise HTTPException(422, str(exc)) from None
-        except ValidationError as exc:
-            raise RequestValidationError(exc.errors(include_url=False, include_context=False)) from None
+        body = await json_body(
+            request, CreateTableIn, "a table is made with a JSON body (Content-Type: application/json)"
+        )
         settings: dict[str, Any] = {"clock": None if body.clock is None else body.clock.model_dump()}
         if body.standin is not None:
             settings["standin"] = body.standin
@@ -418,9 +410,7 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
         """Ask for a finished game's review (every seat), made once and shared: 202 while it is
         queued or running, 200 once done. 409 for a game not finished, 429 past the address's rate,
         503 when the server's review queue is full."""
-        media = request.headers.get("content-type", "").split(";")[0].strip().lower()
-        if media != "application/json":  # as a new table: no "simple" cross-site request
-            raise HTTPException(415, "a review is asked with a JSON body {} (Content-Type: application/json)")
+        json_media(request, "a review is asked with a JSON body {} (Content-Type: application/json)")
         body = await request.body()
         try:
             options = parse_json(body) if body.strip() else {}
@@ -455,15 +445,9 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
     async def ask_hint(request: Request, table_id: str) -> dict[str, Any]:
         """The bots' preferred moves at the seat's decision, ranked (server/hints.py): only at a
         practice table (`hints`, one person); the body is {"token": the seat's token}."""
-        media = request.headers.get("content-type", "").split(";")[0].strip().lower()
-        if media != "application/json":
-            raise HTTPException(415, 'a hint is asked with a JSON body {"token": ...} (application/json)')
-        try:
-            body = HintIn.model_validate(parse_json(await request.body()))
-        except BadInput as exc:
-            raise HTTPException(422, str(exc)) from None
-        except ValidationError as exc:
-            raise RequestValidationError(exc.errors(include_url=False, include_context=False)) from None
+        body = await json_body(
+            request, HintIn, 'a hint is asked with a JSON body {"token": ...} (application/json)'
+        )
         runtime = await table_or_404(request, table_id)
         seat = runtime.seat_of(body.token)
         if seat is None:

@@ -4,7 +4,7 @@ Every limit here is a `Limits` field, set on `bodoge serve` and listed in docs/p
 
 - `parse_json` reads a request body or a websocket message: valid JSON, valid Unicode (no lone
   surrogates), finite numbers, nested at most `MAX_DEPTH` deep. Anything else is a `BadInput` that
-  says what was wrong; nothing reaches the tables.
+  says what was wrong; nothing reaches the tables. `json_body` reads an endpoint's body with it.
 - `BodyLimit` answers 413 to a request body over `max_body` bytes before the app reads it.
 - `SecurityHeaders` sends a Content-Security-Policy without inline script, and its companions.
 - `AddressLimits` counts per client address: table creations (a moving window, by the `limits`
@@ -25,12 +25,15 @@ import time
 from collections import Counter
 from collections.abc import Awaitable, Callable, MutableMapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, TypeVar
 from urllib.parse import urlsplit
 
 import limits
 import limits.storage
 import limits.strategies
+from fastapi import HTTPException, Request
+from fastapi.exceptions import RequestValidationError
+from pydantic import BaseModel, ValidationError
 
 from bodoge.core.options import valid_text
 
@@ -126,6 +129,30 @@ def parse_json(data: str | bytes) -> Any:
         raise BadInput(f"not valid JSON: {exc}") from None
     check_value(value)
     return value
+
+
+Body = TypeVar("Body", bound=BaseModel)
+
+
+def json_media(request: Request, refusal: str) -> None:
+    """JSON bodies only, 415 with `refusal` otherwise: a form or text/plain body is a "simple"
+    cross-site request that a page of another site could send from its visitors' browsers;
+    application/json needs the browser's preflight."""
+    if request.headers.get("content-type", "").split(";")[0].strip().lower() != "application/json":
+        raise HTTPException(415, refusal)
+
+
+async def json_body(request: Request, model: type[Body], refusal: str) -> Body:
+    """The request's body as `model`: JSON only (`json_media`), read by `parse_json` (422 saying
+    what was wrong), then validated (422 with pydantic's errors, as FastAPI gives its own). The body
+    is read here, not by FastAPI: its JSON must pass the strict reader first."""
+    json_media(request, refusal)
+    try:
+        return model.model_validate(parse_json(await request.body()))
+    except BadInput as exc:
+        raise HTTPException(422, str(exc)) from None
+    except ValidationError as exc:
+        raise RequestValidationError(exc.errors(include_url=False, include_context=False)) from None
 
 
 def check_value(value: Any) -> None:

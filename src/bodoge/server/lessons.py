@@ -17,13 +17,12 @@ import asyncio
 from typing import Annotated, Any
 
 from fastapi import APIRouter, HTTPException, Request
-from fastapi.exceptions import RequestValidationError
-from pydantic import BaseModel, ConfigDict, Field, StrictInt, StringConstraints, ValidationError
+from pydantic import BaseModel, ConfigDict, Field, StrictInt, StringConstraints
 
 from bodoge.core.registry import games as game_names
 from bodoge.learn.coach import Coach
 from bodoge.learn.lessons import MAX_STEPS, Lesson, LessonError, find_lesson, load_lessons
-from bodoge.server.guard import BadInput, parse_json
+from bodoge.server.guard import json_body
 
 MAX_ACTION_TEXT = 200
 
@@ -94,15 +93,9 @@ def router() -> APIRouter:
 
     @api.post("/api/games/{game}/lessons/{lesson_id}/step")
     async def step_lesson(request: Request, game: str, lesson_id: str) -> dict[str, Any]:
-        media = request.headers.get("content-type", "").split(";")[0].strip().lower()
-        if media != "application/json":
-            raise HTTPException(415, "a step is asked with a JSON body (Content-Type: application/json)")
-        try:
-            body = StepIn.model_validate(parse_json(await request.body()))
-        except BadInput as exc:
-            raise HTTPException(422, str(exc)) from None
-        except ValidationError as exc:
-            raise RequestValidationError(exc.errors(include_url=False, include_context=False)) from None
+        body = await json_body(
+            request, StepIn, "a step is asked with a JSON body (Content-Type: application/json)"
+        )
         lesson = lesson_or_404(game, lesson_id)
         try:
             return await asyncio.to_thread(step, lesson, body)
