@@ -8,6 +8,7 @@ fixtures are in conftest.py.
 from __future__ import annotations
 
 import shutil
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -29,6 +30,14 @@ ARGS = [
     "--disable-component-update",
     "--disable-sync",
 ]
+
+
+def chromium() -> Iterator[Any]:
+    """Chromium launched for a test module (the conftests' `browser` fixtures), closed after it."""
+    with sync_api.sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        yield browser
+        browser.close()
 
 
 def watch_errors(page: Any) -> list[str]:

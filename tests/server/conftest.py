@@ -65,12 +65,9 @@ def server(db_url: str) -> Iterator[ThreadServer]:
 @pytest.fixture(scope="module")
 def browser() -> Iterator[Any]:
     """Chromium for a browser test module (which imports browser_support, so it is there)."""
-    from browser_support import ARGS, CHROMIUM, sync_api
+    from browser_support import chromium
 
-    with sync_api.sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
-        yield b
-        b.close()
+    yield from chromium()
 
 
 @pytest.fixture(scope="module")
