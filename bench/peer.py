@@ -3,6 +3,7 @@
     python bench/peer.py                                   # every game, 3 and 4 players
     python bench/peer.py hangover --players 4 --games 120 --seconds 0.2 --jobs 2
     python bench/peer.py --against heuristic               # the same table against our heuristic
+    python bench/peer.py troika --spec nn                  # the learned bot (it takes no time budget)
 
 Each row is one arena run: bodoge's `ismcts:seconds=S` in one seat against n − 1 copies of the peer,
 seats rotated and deals duplicated (every deal is played once with our bot in each seat). The peer:
@@ -86,7 +87,9 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--out", type=Path, default=Path("results/peer"), help="where runs are kept")
     args = parser.parse_args(argv)
     agents.register("openspiel", SpielAgent)
-    ours = f"{args.spec}{',' if ':' in args.spec else ':'}seconds={args.seconds:g}"
+    # a search gets the thinking time; a bot that does not think (nn, heuristic) plays as it is
+    thinks = agents.parse_spec(args.spec)[0] == "ismcts"
+    ours = f"{args.spec}{',' if ':' in args.spec else ':'}seconds={args.seconds:g}" if thinks else args.spec
     print(
         f"| game | players | {ours} win share | fair | above? | games | s/move ours | s/move {args.against} |\n"
         "|---|---|---|---|---|---|---|---|",

@@ -77,6 +77,20 @@ def test_train_writes_model_report_checkpoint_and_resumes(tmp_path: Path) -> Non
         state.apply(bot.act(game, state.lazy_view(state.current_player), random.Random(0)))
 
 
+def test_searched_games_alone_the_recipe_of_the_strongest_models(tmp_path: Path) -> None:
+    """`--guide none` and a window narrower than the run (docs/models.md, the shipped Tottarot and
+    Troika models): the later iterations' expert searches without the network, and each learns
+    from its own searched games only, starting from the weights before; the card says so."""
+    config = TrainConfig("tottarot", 3, iterations=2, guide="none", window=1, **TINY)
+    history = run(config, tmp_path / "run", plots=False)
+    assert history[0]["expert"] == "heuristic"
+    assert history[1]["expert"] == "ismcts:iterations=4"  # no prior=nn, no model
+    assert history[1]["samples"] == history[1]["new_samples"] > 0  # the heuristic's games left out
+    card = json.loads((tmp_path / "run" / "model.json").read_text())
+    assert card["training"]["method"].endswith("searches without the network")
+    assert card["training"]["guide"] == "none" and card["training"]["last_expert"] == "ismcts:iterations=4"
+
+
 def test_train_refuses_bad_settings(tmp_path: Path) -> None:
     with pytest.raises(BadOption, match="guide"):
         TrainConfig("troika", 3, guide="policy").check()

@@ -120,6 +120,19 @@ class TrainConfig:
         return spec + ("," if ":" in spec else ":") + ",".join([*extra, f"model={model}"])
 
 
+def method(guide: str) -> str:
+    """How a run learns, in words, for the model card."""
+    how = (
+        "the expert after the first iteration searches without the network"
+        if guide == "none"
+        else f"the expert after the first iteration searches with the network ({guide})"
+    )
+    return (
+        "expert iteration: the policy imitates the expert's choices, the value predicts the final "
+        f"win shares; {how}"
+    )
+
+
 def _cpu_seconds() -> float:
     own = resource.getrusage(resource.RUSAGE_SELF)
     kids = resource.getrusage(resource.RUSAGE_CHILDREN)
@@ -314,8 +327,7 @@ def _card(
         "hidden": list(config.hidden),
         "bodoge_version": bodoge.__version__,
         "training": {
-            "method": "expert iteration: the policy imitates the expert's choices, the value predicts "
-            "the final win shares; the expert after the first iteration searches with the network",
+            "method": method(config.guide),
             "iterations": iteration,
             "games": [h["games"] for h in done]
             if last
