@@ -1420,7 +1420,8 @@ def train(
     window: Annotated[
         int,
         typer.Option(
-            callback=_integers(1, 1000), help="Learn from the samples of this many last iterations."
+            callback=_integers(1, 1000),
+            help="Learn from the samples of this many last iterations (may change on --resume).",
         ),
     ] = 3,
     eval_deals: Annotated[

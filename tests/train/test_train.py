@@ -91,6 +91,36 @@ def test_searched_games_alone_the_recipe_of_the_strongest_models(tmp_path: Path)
     assert card["training"]["guide"] == "none" and card["training"]["last_expert"] == "ismcts:iterations=4"
 
 
+def test_a_resumed_run_may_widen_its_window_and_says_so(tmp_path: Path) -> None:
+    """The window only decides what the iterations still to come learn from: a resumed run may change
+    it (so the heuristic's games can leave it after more searched games than first planned), and
+    the card and the report say which iterations learned with which."""
+    out = tmp_path / "run"
+    run(TrainConfig("tottarot", 3, iterations=2, guide="none", window=1, **TINY), out, plots=False)
+    checkpoint = json.loads((out / "checkpoint.json").read_text())
+    for h in checkpoint["history"]:  # as a run written before iterations recorded their window
+        del h["window"]
+    (out / "checkpoint.json").write_text(json.dumps(checkpoint))
+    history = run(
+        TrainConfig("tottarot", 3, iterations=4, guide="none", window=2, **TINY),
+        out,
+        resume=True,
+        plots=False,
+    )
+    assert [h["window"] for h in history] == [1, 1, 2, 2]
+    assert history[2]["samples"] == history[2]["new_samples"] + history[1]["new_samples"]
+    card = json.loads((out / "model.json").read_text())
+    assert card["training"]["windows"] == [1, 1, 2, 2] and card["training"]["window"] == 2
+    report = (out / "report.md").read_text()
+    assert "the last 1 iterations (iterations 1–2), then 2 (3–4)." in report
+    with pytest.raises(BadOption, match="epochs: 1 in the run, 3 now"):  # other settings still must match
+        run(
+            TrainConfig("tottarot", 3, iterations=5, guide="none", window=2, **{**TINY, "epochs": 3}),
+            out,
+            resume=True,
+        )
+
+
 def test_train_refuses_bad_settings(tmp_path: Path) -> None:
     with pytest.raises(BadOption, match="guide"):
         TrainConfig("troika", 3, guide="policy").check()

@@ -44,12 +44,14 @@ CHECKPOINT_FORMAT = "bodoge-train/1"
 GUIDES = ("none", "prior", "value", "both")
 MAX_ITERATIONS = 1000
 MAX_GAMES = 100_000
+RESUMABLE = ("iterations", "window")  # the settings a resumed run may change
 
 
 @dataclass
 class TrainConfig:
     """Everything that decides a training run (kept in its checkpoint; a resumed run must match,
-    except that `iterations` may grow)."""
+    except that `iterations` may grow and `window` may change: it only decides which samples the
+    iterations still to come learn from, and each iteration records its own)."""
 
     game: str
     players: int
@@ -131,6 +133,12 @@ def method(guide: str) -> str:
         "expert iteration: the policy imitates the expert's choices, the value predicts the final "
         f"win shares; {how}"
     )
+
+
+def windows(config: TrainConfig, history: list[dict[str, Any]]) -> list[int]:
+    """The window each iteration of `history` learned with (runs before the window could change on
+    resume recorded none: theirs was the config's)."""
+    return [int(h.get("window", config.window)) for h in history]
 
 
 def _cpu_seconds() -> float:
@@ -223,11 +231,13 @@ def run(
         diff = [
             f"{k}: {old.get(k)!r} in the run, {new[k]!r} now"
             for k in new
-            if k != "iterations" and old.get(k) != new[k]
+            if k not in RESUMABLE and old.get(k) != new[k]
         ]
         if diff:
             raise BadOption("resume", str(out), "the same settings as the run there", "; ".join(diff))
         history = list(checkpoint["history"])
+        for h in history:  # written before iterations recorded their window: the run's, then
+            h.setdefault("window", old.get("window"))
         if history:
             params = _weights(out / history[-1]["model"])
     elif force and out.exists():
@@ -281,6 +291,7 @@ def run(
             "games": config.games_of(iteration),
             "new_samples": len(fresh),
             "samples": len(data),
+            "window": config.window,
             **metrics,
             "strength": measured,
             "selfplay_seconds": round(played - started, 2),
@@ -341,6 +352,7 @@ def _card(
             else sum(h["new_samples"] for h in done) + new_samples,
             "epochs": config.epochs,
             "window": config.window,
+            "windows": windows(config, done if last else [*done, {"window": config.window}]),
             "seed": config.seed,
             "cpu_seconds": round(sum(h["cpu_seconds"] for h in done), 1),
             "wall_seconds": round(

@@ -8,6 +8,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from bodoge.arena.html import page
+from bodoge.train import windows
 
 if TYPE_CHECKING:
     from bodoge.train import TrainConfig
@@ -27,6 +28,27 @@ def _strength_text(s: dict[str, Any] | None) -> str:
     return f"{s['mean']:.3f} ± {(s['high'] - s['low']) / 2:.3f}"
 
 
+def _windows_text(config: TrainConfig, history: list[dict[str, Any]]) -> str:
+    """How many iterations' samples each iteration learned from: "5 iterations", or, where a resumed
+    run changed its window, which iterations had which: "5 iterations (iterations 1–6), then 10
+    (7–11)"."""
+    spans: list[list[int]] = []  # [window, first iteration, last iteration]
+    for i, w in enumerate(windows(config, history), start=1):
+        if spans and spans[-1][0] == w:
+            spans[-1][2] = i
+        else:
+            spans.append([w, i, i])
+    if len(spans) <= 1:
+        return f"{config.window} iterations"
+
+    def its(first: int, last: int) -> str:
+        return str(first) if first == last else f"{first}–{last}"
+
+    (w0, a0, b0), *rest = spans
+    later = ", then ".join(f"{w} ({its(a, b)})" for w, a, b in rest)
+    return f"{w0} iterations (iterations {its(a0, b0)}), then {later}"
+
+
 def markdown(config: TrainConfig, history: list[dict[str, Any]], plots: bool) -> str:
     n = config.players
     lines = [
@@ -36,7 +58,7 @@ def markdown(config: TrainConfig, history: list[dict[str, Any]], plots: bool) ->
         f"{config.games_of(1)} self-play games played by `{config.bootstrap}` first, then {config.games} an "
         f"iteration by `{config.expert}` "
         f"guided by the network ({config.guide}); network {config.hidden} (ReLU) with policy and value "
-        f"heads, {config.epochs} epochs an iteration on the samples of the last {config.window} iterations.",
+        f"heads, {config.epochs} epochs an iteration on the samples of the last {_windows_text(config, history)}.",
         "",
         f"Strength: `nn` (its best move) in one seat against {n - 1} `heuristic`, {config.eval_deals} deals "
         f"each played with it in every seat; win share with its 95% interval over deals; fair = {1 / n:.3f}.",
