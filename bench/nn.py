@@ -4,6 +4,8 @@
     python bench/nn.py strength --deals 200         # nn against n - 1 heuristics, every shipped model
     python bench/nn.py guided tottarot --players 3 --deals 60 --seconds 0.1
                                                     # guided ismcts and the default, each against heuristics
+    python bench/nn.py versus troika --players 3 --deals 30 --seconds 0.05 --guided prior=nn,root=halving
+                                                    # the guided ismcts against n - 1 default ones
 
 speed: at positions taken every few moves from heuristic games, one process: the `nn` agent's
 decisions per second (its whole act: the observation built from the view, the network, the choice),
@@ -17,6 +19,9 @@ once with it in every seat): its win share with the 95% interval over deals, the
 guided: `ismcts:seconds=S,prior=nn,value=nn` (and the options given by --guided) and the default
 `ismcts:seconds=S`, each against n − 1 heuristics on the same deals: the two win shares and their
 paired difference with its 95% interval.
+
+versus: the guided search (--guided) in one seat against n − 1 default `ismcts:seconds=S`, every
+deal once with it in every seat: its win share, the issue's target (above fair).
 """
 
 from __future__ import annotations
@@ -74,19 +79,19 @@ def speed(count: int, iterations: int) -> None:
         print(f"| {name} | {n} | {rate:,.0f} | " + " | ".join(cells) + " |", flush=True)
 
 
-def against_heuristic(name: str, n: int, spec: str, deals: int, jobs: int, out: Path) -> list[dict]:
-    config = arena.SimConfig(
-        game=name, players=n, agents=[spec] + ["heuristic"] * (n - 1), games=deals * n, seed=1
-    )
-    folder = out / f"{name}-{n}p-{spec}".replace(":", "_").replace(",", "_").replace("=", "-").replace(
-        "/", "_"
-    )
+def against_heuristic(
+    name: str, n: int, spec: str, deals: int, jobs: int, out: Path, other: str = "heuristic"
+) -> list[dict]:
+    """`spec` in one seat against n − 1 `other`, every deal once with it in every seat."""
+    config = arena.SimConfig(game=name, players=n, agents=[spec] + [other] * (n - 1), games=deals * n, seed=1)
+    label = f"{name}-{n}p-{spec}" + ("" if other == "heuristic" else f"-vs-{other}")
+    folder = out / label.replace(":", "_").replace(",", "_").replace("=", "-").replace("/", "_")
     return arena.run(config, out=folder, jobs=jobs, resume=True)
 
 
-def share(records: list[dict], name: str, n: int, spec: str) -> arena.Estimate:
+def share(records: list[dict], name: str, n: int, spec: str, other: str = "heuristic") -> arena.Estimate:
     config = arena.SimConfig(
-        game=name, players=n, agents=[spec] + ["heuristic"] * (n - 1), games=len(records), seed=1
+        game=name, players=n, agents=[spec] + [other] * (n - 1), games=len(records), seed=1
     )
     (variant,) = arena.summarize(records, config)["variants"]
     est: arena.Estimate = {a["agent"]: a for a in variant["agents"]}[spec]["win_share"]
@@ -129,17 +134,31 @@ def guided(name: str, n: int, deals: int, seconds: float, options: str, jobs: in
     print(f"guided minus default: {diff.text()} over {len(keys)} deals")
 
 
+def versus(name: str, n: int, deals: int, seconds: float, options: str, jobs: int, out: Path) -> None:
+    """The issue's target as it says it: the guided search in one seat against n − 1 default
+    searches, all at the same time a move."""
+    plain = f"ismcts:seconds={seconds:g}"
+    with_nn = f"{plain},{options}"
+    records = against_heuristic(name, n, with_nn, deals, jobs, out, other=plain)
+    est = share(records, name, n, with_nn, other=plain)
+    fair = 1 / n
+    print(
+        f"{name} {n}p {with_nn} vs {n - 1} {plain}: {est.text()} (fair {fair:.3f}, "
+        f"{'above' if est.above(fair) else 'not above'}) over {len(records)} games"
+    )
+
+
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
     )
-    parser.add_argument("what", choices=["speed", "strength", "guided"])
-    parser.add_argument("game", nargs="?", help="only this game (`guided`: default tottarot)")
+    parser.add_argument("what", choices=["speed", "strength", "guided", "versus"])
+    parser.add_argument("game", nargs="?", help="only this game (`guided`, `versus`: default tottarot)")
     parser.add_argument("--players", type=int, help="only this player count (`guided`: default 3)")
     parser.add_argument("--positions", type=int, default=300, help="positions of `speed` (default 300)")
     parser.add_argument("--iterations", type=int, default=200, help="ismcts iterations of `speed`")
     parser.add_argument(
-        "--deals", type=int, default=100, help="deals of `strength` and `guided` (default 100)"
+        "--deals", type=int, default=100, help="deals of `strength`, `guided` and `versus` (default 100)"
     )
     parser.add_argument("--seconds", type=float, default=0.1, help="thinking time of `guided` (default 0.1)")
     parser.add_argument("--guided", default="prior=nn,value=nn", help="the network options of `guided`")
@@ -152,7 +171,7 @@ def main(argv: list[str] | None = None) -> None:
     elif args.what == "strength":
         strength(args.deals, args.jobs, args.out, args.spec, args.game, args.players)
     else:
-        guided(
+        (guided if args.what == "guided" else versus)(
             args.game or "tottarot",
             args.players or 3,
             args.deals,
