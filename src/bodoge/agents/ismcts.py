@@ -23,7 +23,9 @@ A trained network (`bodoge train`, the `nn` agent; `model=PATH`, default the shi
 the search: `prior=nn` searches the root by PUCT with the network's policy as the prior (and its best
 move in the heuristic's place as the move to beat), and `value=nn` values each simulation's leaf by the
 network's estimate of every seat's win share, from the view of the seat to move there, instead of a
-rollout. Their cost in iterations per second is measured in docs/models.md.
+rollout. `prior=nn,root=halving` keeps the default search and puts only the network's best move in
+the heuristic's place as the move to beat: the one guide measured above the default at equal time
+(Troika, 3 players). Their cost and strength are measured in docs/models.md.
 
 A cut simulation (`horizon=round` or N actions) is valued from `scores()` by `cut`. An iteration
 budget alone is deterministic (same view, same rng, same move); a time budget depends on the machine.
