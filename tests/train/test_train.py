@@ -112,7 +112,7 @@ def test_a_resumed_run_may_widen_its_window_and_says_so(tmp_path: Path) -> None:
     card = json.loads((out / "model.json").read_text())
     assert card["training"]["windows"] == [1, 1, 2, 2] and card["training"]["window"] == 2
     report = (out / "report.md").read_text()
-    assert "the last 1 iterations (iterations 1–2), then 2 (3–4)." in report
+    assert "the last 1 iteration (iterations 1–2), then 2 (3–4)." in report
     with pytest.raises(BadOption, match="epochs: 1 in the run, 3 now"):  # other settings still must match
         run(
             TrainConfig("tottarot", 3, iterations=5, guide="none", window=2, **{**TINY, "epochs": 3}),

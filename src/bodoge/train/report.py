@@ -39,14 +39,14 @@ def _windows_text(config: TrainConfig, history: list[dict[str, Any]]) -> str:
         else:
             spans.append([w, i, i])
     if len(spans) <= 1:
-        return f"{config.window} iterations"
+        return f"{config.window} iteration{'s' if config.window != 1 else ''}"
 
     def its(first: int, last: int) -> str:
         return str(first) if first == last else f"{first}–{last}"
 
     (w0, a0, b0), *rest = spans
     later = ", then ".join(f"{w} ({its(a, b)})" for w, a, b in rest)
-    return f"{w0} iterations (iterations {its(a0, b0)}), then {later}"
+    return f"{w0} iteration{'s' if w0 != 1 else ''} (iterations {its(a0, b0)}), then {later}"
 
 
 def markdown(config: TrainConfig, history: list[dict[str, Any]], plots: bool) -> str:
