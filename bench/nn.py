@@ -79,7 +79,7 @@ def speed(count: int, iterations: int) -> None:
         print(f"| {name} | {n} | {rate:,.0f} | " + " | ".join(cells) + " |", flush=True)
 
 
-def against_heuristic(
+def one_against(
     name: str, n: int, spec: str, deals: int, jobs: int, out: Path, other: str = "heuristic"
 ) -> list[dict]:
     """`spec` in one seat against n − 1 `other`, every deal once with it in every seat."""
@@ -103,7 +103,7 @@ def strength(deals: int, jobs: int, out: Path, spec: str, only: str | None, play
         f"| game | players | {spec} vs heuristics: win share | fair | above? | games |\n|---|---|---|---|---|---|"
     )
     for name, n in shipped(only, players):
-        records = against_heuristic(name, n, spec, deals, jobs, out)
+        records = one_against(name, n, spec, deals, jobs, out)
         est = share(records, name, n, spec)
         fair = 1 / n
         print(
@@ -115,7 +115,7 @@ def strength(deals: int, jobs: int, out: Path, spec: str, only: str | None, play
 def guided(name: str, n: int, deals: int, seconds: float, options: str, jobs: int, out: Path) -> None:
     plain = f"ismcts:seconds={seconds:g}"
     with_nn = f"{plain},{options}"
-    runs = {spec: against_heuristic(name, n, spec, deals, jobs, out) for spec in (plain, with_nn)}
+    runs = {spec: one_against(name, n, spec, deals, jobs, out) for spec in (plain, with_nn)}
 
     def per_deal(spec: str) -> dict[int, float]:
         totals: dict[int, list[float]] = {}
@@ -139,7 +139,7 @@ def versus(name: str, n: int, deals: int, seconds: float, options: str, jobs: in
     searches, all at the same time a move."""
     plain = f"ismcts:seconds={seconds:g}"
     with_nn = f"{plain},{options}"
-    records = against_heuristic(name, n, with_nn, deals, jobs, out, other=plain)
+    records = one_against(name, n, with_nn, deals, jobs, out, other=plain)
     est = share(records, name, n, with_nn, other=plain)
     fair = 1 / n
     print(

@@ -135,12 +135,6 @@ def method(guide: str) -> str:
     )
 
 
-def windows(config: TrainConfig, history: list[dict[str, Any]]) -> list[int]:
-    """The window each iteration of `history` learned with (runs before the window could change on
-    resume recorded none: theirs was the config's)."""
-    return [int(h.get("window", config.window)) for h in history]
-
-
 def _cpu_seconds() -> float:
     own = resource.getrusage(resource.RUSAGE_SELF)
     kids = resource.getrusage(resource.RUSAGE_CHILDREN)
@@ -352,7 +346,7 @@ def _card(
             else sum(h["new_samples"] for h in done) + new_samples,
             "epochs": config.epochs,
             "window": config.window,
-            "windows": windows(config, done if last else [*done, {"window": config.window}]),
+            "windows": [h["window"] for h in done] if last else [*(h["window"] for h in done), config.window],
             "seed": config.seed,
             "cpu_seconds": round(sum(h["cpu_seconds"] for h in done), 1),
             "wall_seconds": round(

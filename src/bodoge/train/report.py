@@ -8,7 +8,6 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from bodoge.arena.html import page
-from bodoge.train import windows
 
 if TYPE_CHECKING:
     from bodoge.train import TrainConfig
@@ -33,7 +32,7 @@ def _windows_text(config: TrainConfig, history: list[dict[str, Any]]) -> str:
     run changed its window, which iterations had which: "5 iterations (iterations 1–6), then 10
     (7–11)"."""
     spans: list[list[int]] = []  # [window, first iteration, last iteration]
-    for i, w in enumerate(windows(config, history), start=1):
+    for i, w in enumerate((h["window"] for h in history), start=1):  # every entry has one (`run`)
         if spans and spans[-1][0] == w:
             spans[-1][2] = i
         else:
