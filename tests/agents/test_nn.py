@@ -18,11 +18,14 @@ from bodoge.errors import BadOption
 from bodoge.train.learn import init_params
 
 
-def tiny_model(tmp_path: Path, name: str = "troika", players: int = 3, seed: int = 0) -> Path:
+def tiny_model(
+    tmp_path: Path, name: str = "troika", players: int = 3, seed: int = 0, absolute: bool = False
+) -> Path:
     """An untrained network of `name` with the game's real shapes (random weights: legal play is what
-    is tested, not strength)."""
+    is tested, not strength); `absolute`: an older model, one policy output per action id."""
     game = bodoge.make(name, players)
-    params = init_params(int(np.prod(game.observation_shape)), [16], game.num_actions, players, seed)
+    outputs = game.num_actions if absolute else nn.policy_size(game)
+    params = init_params(int(np.prod(game.observation_shape)), [16], outputs, players, seed)
     card = {
         "game": name,
         "players": players,
@@ -32,7 +35,9 @@ def tiny_model(tmp_path: Path, name: str = "troika", players: int = 3, seed: int
         "hidden": [16],
         "training": {},
     }
-    path = tmp_path / f"{name}-{players}p.npz"
+    if not absolute:
+        card["policy_size"] = outputs
+    path = tmp_path / f"{name}-{players}p{'-absolute' if absolute else ''}.npz"
     nn.save(path, params, card)
     return path
 
@@ -76,6 +81,64 @@ def test_argmax_picks_the_policy_best_legal_action(tmp_path: Path) -> None:
     best = max(legal, key=lambda a: logits[a])
     assert agents.make(f"nn:model={model.path}").act(game, view, random.Random(0)) == best
     assert np.array_equal(nn.observe(game, view), state.observation_tensor(state.current_player))
+
+
+@pytest.mark.parametrize("name", ["troika", "tottarot", "hangover", "tokkuri"])
+def test_policy_outputs_read_the_actions_relative_to_the_observer(name: str) -> None:
+    """One output per legal action, the same from a view, a live state's LazyView and a sampled
+    state; an action naming a seat or a tokkuri names it as the observation does (module docstring
+    of bodoge.agents.nn), so the same choice seen from any seat is the same output."""
+    for players in (3, 4):
+        game = bodoge.make(name, players)
+        size = nn.policy_size(game)
+        rng = random.Random(players)
+        for seed in range(4):
+            state = game.new_state(seed=seed)
+            while state.current_player is not None:
+                seat = state.current_player
+                view = state.view(seat)
+                legal = state.legal_actions()
+                outputs = nn.policy_indices(game, view, legal)
+                assert len(set(outputs)) == len(legal) and all(0 <= o < size for o in outputs)
+                assert nn.policy_indices(game, state.lazy_view(seat), legal) == outputs
+                sampled = game.sample_state(view, rng)
+                assert nn.policy_indices(game, nn._EncodedView(sampled, seat), legal) == outputs
+                texts = {a["id"]: a["text"] for a in view["legal_actions"]}
+                for action, output in zip(legal, outputs, strict=True):
+                    verb, _, rest = texts[action].partition(" ")
+                    if name == "tokkuri" and verb == "target":
+                        slots = [tk["id"] for tk in view["tokkuri"]]
+                        assert output == slots.index(rest)
+                    elif verb in ("victim", "steal", "share", "peek") and rest.startswith("P"):
+                        named = int(rest[1:])  # P<named>: the seat (named − seat) mod n after the observer
+                        assert output == action - named + (named - seat) % players + size - game.num_actions
+                    else:
+                        assert output - action == size - game.num_actions  # the rest keep their order
+                state.apply(rng.choice(legal))
+
+
+def test_an_older_model_over_the_action_ids_still_plays_them(tmp_path: Path) -> None:
+    game = bodoge.make("tokkuri", 3)
+    older, newer = (
+        nn.load(tiny_model(tmp_path, "tokkuri", absolute=True)),
+        nn.load(tiny_model(tmp_path, "tokkuri")),
+    )
+    assert not older.relative and newer.relative
+    assert older.policy[0].shape[1] == game.num_actions and newer.policy[0].shape[1] == nn.policy_size(game)
+    state = game.new_state(seed=1)
+    while state.view(state.current_player)["phase"] != "target" or len(state.legal_actions()) < 2:
+        state.apply(state.legal_actions()[-1])
+    view = state.view(state.current_player)
+    legal = state.legal_actions()
+    for model in (older, newer):
+        logits, _ = model.forward(nn.observe(game, view))
+        outputs = legal if model is older else nn.policy_indices(game, view, legal)
+        best = legal[max(range(len(legal)), key=lambda i: logits[outputs[i]])]
+        assert agents.make(f"nn:model={model.path}").act(game, view, random.Random(0)) == best
+    card = dict(newer.card, policy_size=game.num_actions)  # a layout the game no longer has
+    want = rf"{game.num_actions} policy outputs \(retrain it.*{nn.policy_size(game)} policy outputs"
+    with pytest.raises(BadOption, match=want):
+        nn.Model(newer.path, card, newer.trunk, newer.policy, newer.value).check(game)
 
 
 def test_spec_errors_are_clear(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:

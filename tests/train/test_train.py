@@ -31,7 +31,7 @@ def test_self_play_records_each_seat_as_it_saw_the_game() -> None:
     samples = play("tottarot", 3, {}, "heuristic", [11], agent_seed=1)
     game = bodoge.make("tottarot", 3)
     assert samples.obs.shape[1:] == game.observation_shape
-    assert samples.mask.shape[1] == game.num_actions
+    assert samples.mask.shape[1] == nn.policy_size(game)
     assert all(samples.mask[i, a] for i, a in enumerate(samples.action))  # the expert's move was legal
     assert samples.mask.sum(axis=1).min() >= 2  # forced moves are left out
     assert abs(float(samples.value.sum(axis=1).mean()) - 1) < 1e-6
@@ -119,6 +119,32 @@ def test_a_resumed_run_may_widen_its_window_and_says_so(tmp_path: Path) -> None:
             out,
             resume=True,
         )
+
+
+def test_self_play_records_moves_as_the_policy_reads_them() -> None:
+    """Tokkuri's targets are its tokkuri slots (bodoge.agents.nn): the expert's choice is recorded as
+    the output the network will play it by."""
+    game = bodoge.make("tokkuri", 3)
+    samples = play("tokkuri", 3, {}, "heuristic", [5], agent_seed=2)
+    assert samples.mask.shape[1] == nn.policy_size(game) < game.num_actions
+    assert all(samples.mask[i, a] for i, a in enumerate(samples.action))
+    assert samples.mask[:, : game.num_players * game.options["hand_size"]].any()  # targets were chosen
+
+
+def test_a_run_of_another_policy_layout_is_not_resumed(tmp_path: Path) -> None:
+    out = tmp_path / "run"
+    run(TrainConfig("tottarot", 3, iterations=1, **TINY), out, plots=False)
+    checkpoint = json.loads((out / "checkpoint.json").read_text())
+    assert checkpoint["policy_size"] == nn.policy_size(bodoge.make("tottarot", 3))
+    del checkpoint["policy_size"]  # a run from before the layout: one output per action, here the same
+    (out / "checkpoint.json").write_text(json.dumps(checkpoint))
+    assert len(run(TrainConfig("tottarot", 3, iterations=2, **TINY), out, resume=True, plots=False)) == 2
+    checkpoint = json.loads((out / "checkpoint.json").read_text())
+    checkpoint["policy_size"] = 99
+    (out / "checkpoint.json").write_text(json.dumps(checkpoint))
+    with pytest.raises(BadOption, match=r"its network has 99 .*start a new run"):
+        run(TrainConfig("tottarot", 3, iterations=3, **TINY), out, resume=True, plots=False)
+    assert len(json.loads((out / "checkpoint.json").read_text())["history"]) == 2  # nothing changed
 
 
 def test_train_refuses_bad_settings(tmp_path: Path) -> None:

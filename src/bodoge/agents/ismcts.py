@@ -317,9 +317,7 @@ class ISMCTSAgent:
         ctx = _Context(self, game, view)
         found = Search(_Node(game.num_players))
         if self.prior == NN_PRIOR:
-            from bodoge.agents.nn import observe
-
-            p, _ = self.network(game).evaluate(observe(game, view), ctx.legal)
+            p, _ = self.network(game).decide(game, view, ctx.legal)
             found.policy = dict(zip(ctx.legal, p.tolist(), strict=True))
             found.prior_move = ctx.legal[int(p.argmax())]
         elif (isinstance(self.prior, float) and self.prior > 0) or self.root == Root.HALVING:

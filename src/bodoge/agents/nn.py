@@ -6,9 +6,17 @@
 
 The network sees exactly what the seat sees: `observation_tensor` of its view (each game's
 `observation` module) and the legal actions. It is a multilayer perceptron with two heads: a
-**policy** over `game.num_actions` (illegal actions masked out) and a **value**, the expected share of
-the win of every seat, seats relative to the observer (slot 0 is the observer, slot i the player i
-seats clockwise, as in the observation tensors). ISMCTS uses both (`ismcts:prior=nn,value=nn`).
+**policy** (illegal actions masked out) and a **value**, the expected share of the win of every seat,
+seats relative to the observer (slot 0 is the observer, slot i the player i seats clockwise, as in the
+observation tensors). ISMCTS uses both (`ismcts:prior=nn,value=nn`).
+
+The policy has one output per action of `game.num_actions`, except where a game's observation module
+says otherwise (`policy_size(game)` and `policy_indices(game, view, actions)`): an action that names a
+seat or a piece by its absolute number is read relative to the observer, as the observation is, so
+that "take from my left neighbour" is one output whatever the seat (Tokkuri's targets are its
+tokkuri slots in the observation's order, its victims and Tottarot's steal, share and peek are
+relative seats). A card records the size it was trained with (`policy_size`); a card without it is
+an older model over the absolute actions, and is still played that way.
 
 A model is two files side by side: `NAME.npz` (the weights, NumPy arrays `w0, b0, w1, b1, …` of the
 trunk and `wp, bp`, `wv, bv` of the heads) and `NAME.json`, its card: the game, the player count, the
@@ -76,22 +84,44 @@ class Model:
     def players(self) -> int:
         return int(self.card["players"])
 
+    @property
+    def relative(self) -> bool:
+        """Whether the policy is in the game's observer-relative layout (module docstring); older
+        models have one output per absolute action."""
+        return "policy_size" in self.card
+
     def check(self, game: Game) -> None:
-        """BadOption unless this model was trained on `game`'s name, player count, observation shape
-        and action space (a changed observation must be retrained, not silently misread)."""
+        """BadOption unless this model was trained on `game`'s name, player count, observation shape,
+        action space and policy layout (a changed observation must be retrained, not silently misread)."""
         card = self.card
-        want = (game.name, game.num_players, list(game.observation_shape), game.num_actions)
-        have = (card["game"], card["players"], list(card["observation_shape"]), card["num_actions"])
+        outputs = policy_size(game) if self.relative else game.num_actions
+        want = (game.name, game.num_players, list(game.observation_shape), game.num_actions, outputs)
+        have = (
+            card["game"],
+            card["players"],
+            list(card["observation_shape"]),
+            card["num_actions"],
+            card.get("policy_size", card["num_actions"]),
+        )
         if want != have:
             raise BadOption(
                 "model",
                 str(self.path),
                 f"a model of {game.name} with {game.num_players} players, observation shape "
-                f"{list(game.observation_shape)} and {game.num_actions} actions",
+                f"{list(game.observation_shape)}, {game.num_actions} actions and {outputs} policy outputs",
                 f"it was trained on {card['game']} with {card['players']} players, observation shape "
-                f"{list(card['observation_shape'])} and {card['num_actions']} actions"
+                f"{list(card['observation_shape'])}, {card['num_actions']} actions and {have[4]} policy outputs"
                 + (" (retrain it: bodoge train)" if want[:2] == have[:2] else ""),
             )
+
+    def outputs(self, game: Game, view: Mapping[str, Any], legal: list[int]) -> list[int]:
+        """The policy outputs of the actions `legal` of `view` (their ids, for an older model)."""
+        return policy_indices(game, view, legal) if self.relative else legal
+
+    def decide(self, game: Game, view: Mapping[str, Any], legal: list[int]) -> tuple[np.ndarray, np.ndarray]:
+        """`evaluate` of the observer's decision in `view` (a view of a live state or a sampled one)."""
+        view = _readable(view)
+        return self.evaluate(observe(game, view), self.outputs(game, view, legal))
 
     def forward(self, x: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """Policy logits and value logits of a batch of observations (or one)."""
@@ -101,16 +131,30 @@ class Model:
             np.maximum(h, 0.0, out=h)
         return h @ self.policy[0] + self.policy[1], h @ self.value[0] + self.value[1]
 
-    def evaluate(self, obs: np.ndarray, legal: list[int]) -> tuple[np.ndarray, np.ndarray]:
-        """(probabilities over `legal`, in its order; win shares of the seats relative to the observer)."""
+    def evaluate(self, obs: np.ndarray, outputs: list[int]) -> tuple[np.ndarray, np.ndarray]:
+        """(probabilities over the policy `outputs` of the legal actions, in their order; win shares
+        of the seats relative to the observer)."""
         logits, value_logits = self.forward(obs)
-        chosen = logits[legal].astype(np.float64)
+        chosen = logits[outputs].astype(np.float64)
         chosen -= chosen.max()
         p = np.exp(chosen)
         p /= p.sum()
         v = value_logits.astype(np.float64)
         v = np.exp(v - v.max())
         return p, v / v.sum()
+
+
+def policy_size(game: Game) -> int:
+    """How many outputs the policy of a network for `game` has (module docstring)."""
+    size = getattr(game.observation_module(), "policy_size", None)
+    return game.num_actions if size is None else int(size(game))
+
+
+def policy_indices(game: Game, view: Mapping[str, Any], actions: list[int]) -> list[int]:
+    """The policy outputs of the legal `actions` of the observer's decision in `view`: their ids, or
+    the game's observer-relative layout (module docstring)."""
+    indices = getattr(game.observation_module(), "policy_indices", None)
+    return actions if indices is None else list(indices(game, _readable(view), actions))
 
 
 def load(path: str | Path) -> Model:
@@ -221,10 +265,16 @@ def observe(game: Game, view: Mapping[str, Any]) -> np.ndarray:
     """The observation tensor of a view (what `state.observation_tensor(seat)` gives from the state).
     A `LazyView` of a live state is read through `_EncodedView`, without the view's texts."""
     out = np.zeros(game.observation_shape, dtype=np.float32)
-    if isinstance(view, LazyView) and view.legal_ids():  # the seat's own decision, state still live
-        view = _EncodedView(view._state, view._seat)  # type: ignore[arg-type]
-    game.observation_module().encode(game, view, out)
+    game.observation_module().encode(game, _readable(view), out)
     return out.reshape(-1)
+
+
+def _readable(view: Mapping[str, Any]) -> Mapping[str, Any]:
+    """A `LazyView` of the seat's own decision in a live state as `_EncodedView`; any other view as
+    it is."""
+    if isinstance(view, LazyView) and view.legal_ids():
+        return _EncodedView(view._state, view._seat)  # type: ignore[arg-type]
+    return view
 
 
 def state_observation(state: State, seat: int) -> np.ndarray:
@@ -301,7 +351,7 @@ class NNAgent:
         legal = legal_ids(view)
         if len(legal) == 1:
             return legal[0]
-        p, _ = self.model(game).evaluate(observe(game, view), legal)
+        p, _ = self.model(game).decide(game, view, legal)
         return choose(p, legal, self.temperature, rng)
 
 

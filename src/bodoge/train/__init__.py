@@ -229,6 +229,15 @@ def run(
         ]
         if diff:
             raise BadOption("resume", str(out), "the same settings as the run there", "; ".join(diff))
+        outputs = checkpoint.get("policy_size", game.num_actions)  # older runs: one per action
+        if outputs != nn.policy_size(game):
+            raise BadOption(
+                "resume",
+                str(out),
+                f"a run whose network has the game's {nn.policy_size(game)} policy outputs",
+                f"its network has {outputs} (trained before {game.name}'s actions were read relative to "
+                "the observer): start a new run",
+            )
         history = list(checkpoint["history"])
         for h in history:  # written before iterations recorded their window: the run's, then
             h.setdefault("window", old.get("window"))
@@ -244,7 +253,7 @@ def run(
     out.mkdir(parents=True, exist_ok=True)
     obs_size = int(np.prod(game.observation_shape))
     if params is None:
-        params = init_params(obs_size, config.hidden, game.num_actions, game.num_players, config.seed)
+        params = init_params(obs_size, config.hidden, nn.policy_size(game), game.num_players, config.seed)
     for iteration in range(len(history) + 1, config.iterations + 1):
         started, cpu0 = time.perf_counter(), _cpu_seconds()
         last_model = out / history[-1]["model"] if history else None
@@ -299,7 +308,12 @@ def run(
         nn.save(out / "model.npz", params, final)
         _write_json(
             out / "checkpoint.json",
-            {"format": CHECKPOINT_FORMAT, "config": asdict(config), "history": history},
+            {
+                "format": CHECKPOINT_FORMAT,
+                "config": asdict(config),
+                "policy_size": nn.policy_size(game),
+                "history": history,
+            },
         )
         from bodoge.train.report import write_report
 
@@ -329,6 +343,7 @@ def _card(
         "options": config.options,
         "observation_shape": list(game.observation_shape),
         "num_actions": game.num_actions,
+        "policy_size": nn.policy_size(game),
         "hidden": list(config.hidden),
         "bodoge_version": bodoge.__version__,
         "training": {

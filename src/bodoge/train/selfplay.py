@@ -1,5 +1,6 @@
 """Self-play games for training: every seat played by one expert agent, every decision recorded as the
-seat saw it (its observation tensor and legal actions), the expert's choice, and at the end every
+seat saw it (its observation tensor, and its legal actions and the expert's choice as policy outputs:
+`bodoge.agents.nn.policy_indices`), and at the end every
 seat's share of the win, seats relative to the one deciding (slot 0 is that seat, as in the
 observation tensors). Needs only NumPy; the network's training is in `learn`."""
 
@@ -13,13 +14,13 @@ import numpy as np
 import bodoge
 from bodoge import agents
 from bodoge.agents.base import legal_ids
-from bodoge.agents.nn import observe
+from bodoge.agents.nn import observe, policy_indices, policy_size
 
 
 @dataclass
 class Samples:
-    """Decisions of self-play games, as arrays: observations (float32, N × D), legal masks (bool,
-    N × A), the expert's action (int, N), and the win shares of the seats relative to the decider
+    """Decisions of self-play games, as arrays: observations (float32, N × D), legal masks over the
+    policy outputs (bool, N × P), the expert's action as a policy output (int, N), and the win shares of the seats relative to the decider
     (float32, N × n)."""
 
     obs: np.ndarray
@@ -66,7 +67,7 @@ def play(name: str, players: int, options: dict, expert: str, seeds: list[int], 
     is nothing to learn from them)."""
     game = bodoge.make(name, players, **options)
     agent = agents.make(expert)
-    n, actions = game.num_players, game.num_actions
+    n, actions = game.num_players, policy_size(game)
     parts = []
     for seed in seeds:
         state = game.new_state(seed=seed)
@@ -78,11 +79,12 @@ def play(name: str, players: int, options: dict, expert: str, seeds: list[int], 
             legal = legal_ids(view)
             if len(legal) > 1:
                 obs.append(observe(game, view))
+                outputs = policy_indices(game, view, legal)
                 mask = np.zeros(actions, bool)
-                mask[legal] = True
+                mask[outputs] = True
                 masks.append(mask)
                 action = int(agent.act(game, view, rng))
-                chosen.append(action)
+                chosen.append(outputs[legal.index(action)])
                 seats.append(seat)
             else:
                 action = legal[0]

@@ -71,6 +71,10 @@ Per tokkuri slot (all 0 for an empty slot):
 | card | K | its card's type one-hot, when known |
 
 All values are clipped to [-1, 1].
+
+The policy of a network (`bodoge.agents.nn`) reads the actions as the observation shows the table:
+`policy_size` outputs, first the M tokkuri slots (a target is the slot its tokkuri has above), then the
+`place` and `drink` actions as numbered, the n victims by relative seat, and the `give` actions.
 """
 
 from __future__ import annotations
@@ -107,6 +111,30 @@ def shape(game: TokkuriGame) -> tuple[int]:
     fixed = 6 + 10 + 8 + 1
     cards = k * TYPE_WIDTH + k * 8 + (k + 2 * s + 2)
     return (fixed + cards + n * SEAT_WIDTH + slots(game) * (6 + n + k),)
+
+
+def policy_size(game: TokkuriGame) -> int:
+    return slots(game) + game.num_actions - game.a_place
+
+
+def policy_indices(game: TokkuriGame, view: Mapping[str, Any], actions: list[int]) -> list[int]:
+    """The policy outputs of `actions`, legal in `view` (see the module docstring)."""
+    m = slots(game)
+    shift = m - game.a_place
+    victim, give = game.a_victim, game.a_give
+    out = []
+    slot_of: dict[str, int] | None = None
+    for a in actions:
+        if a < game.a_place:  # target T<owner>.<k>: a = owner × N + k − 1
+            if slot_of is None:
+                slot_of = {tk["id"]: j for j, tk in enumerate(view["tokkuri"])}
+            owner, k = divmod(a, game.total)
+            out.append(slot_of[f"T{owner}.{k + 1}"])
+        elif victim <= a < give:
+            out.append(victim + shift + (a - victim - view["seat"]) % game.num_players)
+        else:
+            out.append(a + shift)
+    return out
 
 
 def _placement(tokkuri_id: str) -> int:

@@ -39,6 +39,9 @@ Per relative seat (its declared card, bid, will tokens and row):
 | tokens | 1 | victory tokens / target |
 
 All values are clipped to [-1, 1].
+
+The policy of a network (`bodoge.agents.nn`) reads the actions as the observation shows the seats:
+one output an action, but `steal`, `share` and `peek` name the seat relative to the observer.
 """
 
 from __future__ import annotations
@@ -55,6 +58,24 @@ if TYPE_CHECKING:
 
 PHASES = ("share", "peek", "bid", "steal", "over")
 PENDING = ("SHARE", "PEEK", "EXPOSE")
+
+
+def policy_size(game: TottarotGame) -> int:
+    return game.num_actions
+
+
+def policy_indices(game: TottarotGame, view: Mapping[str, Any], actions: list[int]) -> list[int]:
+    """The policy outputs of `actions`, legal in `view` (see the module docstring)."""
+    n, seat = game.n, view["seat"]
+    out = []
+    for a in actions:
+        for first in (game.peek0, game.share0, game.steal0):
+            if a >= first:
+                if a - first < n:  # (not `steal none`, the last steal)
+                    a = first + (a - first - seat) % n
+                break
+        out.append(a)
+    return out
 
 
 def _seat_width(game: TottarotGame) -> int:
