@@ -17,6 +17,7 @@ import time
 from pathlib import Path
 
 import pytest
+from interrupt import ctrl_c
 from typer.testing import CliRunner
 
 import bodoge
@@ -199,7 +200,7 @@ def test_ctrl_c_in_play_writes_the_record_so_far(tmp_path: Path) -> None:
         proc.stdin.write(b"draw\n")  # legal at the first turn of seed 3 (its id is 15)
         proc.stdin.flush()
         wait_for_prompt(2)
-        proc.send_signal(signal.SIGINT)
+        ctrl_c(proc)
         rest, _ = proc.communicate(timeout=30)
     finally:
         proc.kill()

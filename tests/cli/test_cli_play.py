@@ -8,7 +8,6 @@ import json
 import os
 import random
 import re
-import signal
 import subprocess
 import sys
 import time
@@ -19,6 +18,7 @@ from typing import Any
 import pytest
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
+from interrupt import ctrl_c
 from typer.testing import CliRunner
 
 import bodoge
@@ -308,7 +308,7 @@ def test_ctrl_c_without_record_keeps_the_game_in_the_current_folder(tmp_path: Pa
             chunk = proc.stdout.read1(65536)
             assert chunk, seen.decode(errors="replace")
             seen += chunk
-        proc.send_signal(signal.SIGINT)
+        ctrl_c(proc)
         rest, _ = proc.communicate(timeout=30)
     finally:
         proc.kill()
