@@ -29,8 +29,19 @@ def test_each_shipped_model_loads_and_matches_its_game(name: str, players: int) 
     assert card["num_actions"] == game.num_actions
     model = nn.model_for(game)  # loads, checks the checksum and the shapes
     assert model.trunk[0][0].shape[0] == int(np.prod(game.observation_shape))
-    assert model.policy[0].shape[1] == game.num_actions and model.value[0].shape[1] == players
+    outputs = nn.policy_size(game) if model.relative else game.num_actions  # older: one per action id
+    assert model.policy[0].shape[1] == outputs and model.value[0].shape[1] == players
     assert nn.shipped_counts(name) == [3, 4]
     state = game.new_state(seed=1)
     action = agents.make("nn").act(game, state.lazy_view(state.current_player), random.Random(0))
     assert action in state.legal_actions()
+
+
+@pytest.mark.parametrize(("name", "players"), [("tokkuri", 3), ("tokkuri", 4), ("tottarot", 4)])
+def test_the_newer_shipped_models_read_actions_relative_to_the_observer(name: str, players: int) -> None:
+    """Tokkuri's targets name a tokkuri by its owner's seat and placement, Tottarot's steals a seat: these
+    shipped networks score them as the observation shows them (docs/models.md, the network)."""
+    game = bodoge.make(name, players)
+    model = nn.model_for(game)
+    assert model.relative and model.card["policy_size"] == nn.policy_size(game)
+    assert model.policy[0].shape[1] == nn.policy_size(game)
