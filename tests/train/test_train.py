@@ -132,19 +132,26 @@ def test_self_play_records_moves_as_the_policy_reads_them() -> None:
 
 
 def test_a_run_of_another_policy_layout_is_not_resumed(tmp_path: Path) -> None:
-    out = tmp_path / "run"
-    run(TrainConfig("tottarot", 3, iterations=1, **TINY), out, plots=False)
-    checkpoint = json.loads((out / "checkpoint.json").read_text())
-    assert checkpoint["policy_size"] == nn.policy_size(bodoge.make("tottarot", 3))
-    del checkpoint["policy_size"]  # a run from before the layout: one output per action, here the same
-    (out / "checkpoint.json").write_text(json.dumps(checkpoint))
-    assert len(run(TrainConfig("tottarot", 3, iterations=2, **TINY), out, resume=True, plots=False)) == 2
-    checkpoint = json.loads((out / "checkpoint.json").read_text())
+    """A run from before the relative policy (no `policy_size` in its checkpoint) goes on where the game
+    has no other layout (Troika), and is refused where it has (Tottarot, even with as many outputs)."""
+    for name, goes_on in (("troika", True), ("tottarot", False)):
+        out = tmp_path / name
+        run(TrainConfig(name, 3, iterations=1, **TINY), out, plots=False)
+        checkpoint = json.loads((out / "checkpoint.json").read_text())
+        assert checkpoint["policy_size"] == nn.policy_size(bodoge.make(name, 3))
+        del checkpoint["policy_size"]
+        (out / "checkpoint.json").write_text(json.dumps(checkpoint))
+        if goes_on:
+            assert len(run(TrainConfig(name, 3, iterations=2, **TINY), out, resume=True, plots=False)) == 2
+        else:
+            with pytest.raises(BadOption, match=r"reads the actions by their ids .*start a new run"):
+                run(TrainConfig(name, 3, iterations=2, **TINY), out, resume=True, plots=False)
+            assert len(json.loads((out / "checkpoint.json").read_text())["history"]) == 1  # nothing changed
+    checkpoint = json.loads((tmp_path / "troika" / "checkpoint.json").read_text())
     checkpoint["policy_size"] = 99
-    (out / "checkpoint.json").write_text(json.dumps(checkpoint))
-    with pytest.raises(BadOption, match=r"its network has 99 .*start a new run"):
-        run(TrainConfig("tottarot", 3, iterations=3, **TINY), out, resume=True, plots=False)
-    assert len(json.loads((out / "checkpoint.json").read_text())["history"]) == 2  # nothing changed
+    (tmp_path / "troika" / "checkpoint.json").write_text(json.dumps(checkpoint))
+    with pytest.raises(BadOption, match="its network has 99 outputs: start a new run"):
+        run(TrainConfig("troika", 3, iterations=3, **TINY), tmp_path / "troika", resume=True, plots=False)
 
 
 def test_train_refuses_bad_settings(tmp_path: Path) -> None:

@@ -150,6 +150,11 @@ def policy_size(game: Game) -> int:
     return game.num_actions if size is None else int(size(game))
 
 
+def reads_relative(game: Game) -> bool:
+    """Whether `game` has an observer-relative policy layout (module docstring)."""
+    return hasattr(game.observation_module(), "policy_indices")
+
+
 def policy_indices(game: Game, view: Mapping[str, Any], actions: list[int]) -> list[int]:
     """The policy outputs of the legal `actions` of the observer's decision in `view`: their ids, or
     the game's observer-relative layout (module docstring)."""

@@ -229,14 +229,22 @@ def run(
         ]
         if diff:
             raise BadOption("resume", str(out), "the same settings as the run there", "; ".join(diff))
-        outputs = checkpoint.get("policy_size", game.num_actions)  # older runs: one per action
-        if outputs != nn.policy_size(game):
+        # A run from before the policy layouts has one output per action id: it cannot go on where
+        # the game's policy reads actions relative to the observer (even with as many outputs).
+        outputs = checkpoint.get("policy_size")
+        older = outputs is None and nn.reads_relative(game)
+        if older or (outputs is not None and outputs != nn.policy_size(game)):
+            relative = ", actions read relative to the observer" if nn.reads_relative(game) else ""
             raise BadOption(
                 "resume",
                 str(out),
-                f"a run whose network has the game's {nn.policy_size(game)} policy outputs",
-                f"its network has {outputs} (trained before {game.name}'s actions were read relative to "
-                "the observer): start a new run",
+                f"a run whose network has the game's policy: {nn.policy_size(game)} outputs{relative}",
+                (
+                    "its network reads the actions by their ids (trained before the relative policy)"
+                    if older
+                    else f"its network has {outputs} outputs"
+                )
+                + ": start a new run",
             )
         history = list(checkpoint["history"])
         for h in history:  # written before iterations recorded their window: the run's, then
