@@ -37,7 +37,9 @@ def test_each_shipped_model_loads_and_matches_its_game(name: str, players: int) 
     assert action in state.legal_actions()
 
 
-@pytest.mark.parametrize(("name", "players"), [("tokkuri", 3), ("tokkuri", 4), ("tottarot", 3), ("tottarot", 4)])
+@pytest.mark.parametrize(
+    ("name", "players"), [("tokkuri", 3), ("tokkuri", 4), ("tottarot", 3), ("tottarot", 4)]
+)
 def test_the_newer_shipped_models_read_actions_relative_to_the_observer(name: str, players: int) -> None:
     """Tokkuri's targets name a tokkuri by its owner's seat and placement, Tottarot's steals a seat: these
     shipped networks score them as the observation shows them (docs/models.md, the network)."""
