@@ -17,7 +17,7 @@ import time
 from pathlib import Path
 
 import pytest
-from interrupt import ctrl_c
+from interrupt import CHILD
 from typer.testing import CliRunner
 
 import bodoge
@@ -58,7 +58,7 @@ def refused(args: list[str], input: str | None = None, *must: str) -> str:
 def _cli_process(*args: str, **kwargs: object) -> subprocess.Popen[bytes]:
     env = {**os.environ, "PYTHONIOENCODING": "utf-8:strict", "COLUMNS": "80"}
     return subprocess.Popen(
-        [sys.executable, "-c", "from bodoge.cli import main; main()", *args],
+        [sys.executable, "-c", CHILD, *args],
         stdout=subprocess.PIPE,
         stderr=subprocess.STDOUT,
         env=env,
@@ -200,7 +200,7 @@ def test_ctrl_c_in_play_writes_the_record_so_far(tmp_path: Path) -> None:
         proc.stdin.write(b"draw\n")  # legal at the first turn of seed 3 (its id is 15)
         proc.stdin.flush()
         wait_for_prompt(2)
-        ctrl_c(proc)
+        proc.send_signal(signal.SIGINT)
         rest, _ = proc.communicate(timeout=30)
     finally:
         proc.kill()

@@ -8,6 +8,7 @@ import json
 import os
 import random
 import re
+import signal
 import subprocess
 import sys
 import time
@@ -18,7 +19,7 @@ from typing import Any
 import pytest
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
-from interrupt import ctrl_c
+from interrupt import CHILD
 from typer.testing import CliRunner
 
 import bodoge
@@ -292,7 +293,7 @@ def test_ctrl_c_without_record_keeps_the_game_in_the_current_folder(tmp_path: Pa
     source = str(Path(bodoge.__file__).resolve().parents[1])  # this bodoge, from any folder
     env = {**os.environ, "PYTHONIOENCODING": "utf-8", "PYTHONPATH": source}
     proc = subprocess.Popen(
-        [sys.executable, "-c", "from bodoge.cli import main; main()", *TROIKA],
+        [sys.executable, "-c", CHILD, *TROIKA],
         stdin=subprocess.PIPE,
         stdout=subprocess.PIPE,
         stderr=subprocess.STDOUT,
@@ -308,7 +309,7 @@ def test_ctrl_c_without_record_keeps_the_game_in_the_current_folder(tmp_path: Pa
             chunk = proc.stdout.read1(65536)
             assert chunk, seen.decode(errors="replace")
             seen += chunk
-        ctrl_c(proc)
+        proc.send_signal(signal.SIGINT)
         rest, _ = proc.communicate(timeout=30)
     finally:
         proc.kill()
