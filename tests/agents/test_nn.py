@@ -141,6 +141,24 @@ def test_an_older_model_over_the_action_ids_still_plays_them(tmp_path: Path) -> 
         nn.Model(newer.path, card, newer.trunk, newer.policy, newer.value).check(game)
 
 
+def test_weights_of_other_shapes_than_their_card_are_refused(tmp_path: Path) -> None:
+    """A card that matches the game over weights that do not (written by hand, checksum and all) is
+    refused before any game, not misread or an IndexError mid-game."""
+    game = bodoge.make("tokkuri", 3)
+    good = nn.load(tiny_model(tmp_path, "tokkuri"))
+    size = int(np.prod(game.observation_shape))
+    for outputs in (game.num_actions, nn.policy_size(game) - 1):
+        params = init_params(size, [16], outputs, 3, 0)
+        card = nn.save(
+            tmp_path / f"odd-{outputs}.npz",
+            params,
+            {k: v for k, v in good.card.items() if k not in ("format", "sha256")},
+        )
+        with pytest.raises(BadOption, match=f"the weights have {size} inputs, {outputs} policy outputs"):
+            nn.model_for(game, tmp_path / f"odd-{outputs}.npz")
+        assert card["policy_size"] == nn.policy_size(game)  # the card itself is the game's
+
+
 def test_spec_errors_are_clear(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     shipped = tmp_path / "shipped"
     for n in (3, 4):

@@ -11,12 +11,13 @@ seats relative to the observer (slot 0 is the observer, slot i the player i seat
 observation tensors). ISMCTS uses both (`ismcts:prior=nn,value=nn`).
 
 The policy has one output per action of `game.num_actions`, except where a game's observation module
-says otherwise (`policy_size(game)` and `policy_indices(game, view, actions)`): an action that names a
-seat or a piece by its absolute number is read relative to the observer, as the observation is, so
-that "take from my left neighbour" is one output whatever the seat (Tokkuri's targets are its
-tokkuri slots in the observation's order, its victims and Tottarot's steal, share and peek are
-relative seats). A card records the size it was trained with (`policy_size`); a card without it is
-an older model over the absolute actions, and is still played that way.
+says otherwise (`policy_indices(game, view, actions)`, and `policy_size(game)` where the outputs are
+not one per action id): an action that names a seat or a piece by its absolute number is read
+relative to the observer, as the observation is, so that "take from my left neighbour" is one output
+whatever the seat (Tokkuri's targets are its tokkuri slots in the observation's order, its victims
+and Tottarot's steal, share and peek are relative seats). A card records the size it was trained
+with (`policy_size`); a card without it is an older model over the absolute actions, and is still
+played that way.
 
 A model is two files side by side: `NAME.npz` (the weights, NumPy arrays `w0, b0, w1, b1, …` of the
 trunk and `wp, bp`, `wv, bv` of the heads) and `NAME.json`, its card: the game, the player count, the
@@ -113,6 +114,15 @@ class Model:
                 f"{list(card['observation_shape'])}, {card['num_actions']} actions and {have[4]} policy outputs"
                 + (" (retrain it: bodoge train)" if want[:2] == have[:2] else ""),
             )
+        layers = (self.trunk[0][0].shape[0], self.policy[0].shape[1], self.value[0].shape[1])
+        if layers != (math.prod(game.observation_shape), outputs, game.num_players):
+            raise BadOption(
+                "model",
+                str(self.path),
+                "weights of the shapes on its card: "
+                f"{math.prod(game.observation_shape)} inputs, {outputs} policy outputs, {game.num_players} values",
+                f"the weights have {layers[0]} inputs, {layers[1]} policy outputs and {layers[2]} values",
+            )
 
     def outputs(self, game: Game, view: Mapping[str, Any], legal: list[int]) -> list[int]:
         """The policy outputs of the actions `legal` of `view` (their ids, for an older model)."""
@@ -120,7 +130,7 @@ class Model:
 
     def decide(self, game: Game, view: Mapping[str, Any], legal: list[int]) -> tuple[np.ndarray, np.ndarray]:
         """`evaluate` of the observer's decision in `view` (a view of a live state or a sampled one)."""
-        view = _readable(view)
+        view = readable(view)
         return self.evaluate(observe(game, view), self.outputs(game, view, legal))
 
     def forward(self, x: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -159,7 +169,7 @@ def policy_indices(game: Game, view: Mapping[str, Any], actions: list[int]) -> l
     """The policy outputs of the legal `actions` of the observer's decision in `view`: their ids, or
     the game's observer-relative layout (module docstring)."""
     indices = getattr(game.observation_module(), "policy_indices", None)
-    return actions if indices is None else list(indices(game, _readable(view), actions))
+    return actions if indices is None else list(indices(game, readable(view), actions))
 
 
 def load(path: str | Path) -> Model:
@@ -270,13 +280,13 @@ def observe(game: Game, view: Mapping[str, Any]) -> np.ndarray:
     """The observation tensor of a view (what `state.observation_tensor(seat)` gives from the state).
     A `LazyView` of a live state is read through `_EncodedView`, without the view's texts."""
     out = np.zeros(game.observation_shape, dtype=np.float32)
-    game.observation_module().encode(game, _readable(view), out)
+    game.observation_module().encode(game, readable(view), out)
     return out.reshape(-1)
 
 
-def _readable(view: Mapping[str, Any]) -> Mapping[str, Any]:
-    """A `LazyView` of the seat's own decision in a live state as `_EncodedView`; any other view as
-    it is."""
+def readable(view: Mapping[str, Any]) -> Mapping[str, Any]:
+    """A `LazyView` of the seat's own decision in a live state as `_EncodedView` (what `observe` and
+    `policy_indices` read, without the view's texts); any other view as it is."""
     if isinstance(view, LazyView) and view.legal_ids():
         return _EncodedView(view._state, view._seat)  # type: ignore[arg-type]
     return view

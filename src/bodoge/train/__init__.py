@@ -231,14 +231,14 @@ def run(
             raise BadOption("resume", str(out), "the same settings as the run there", "; ".join(diff))
         # A run from before the policy layouts has one output per action id: it cannot go on where
         # the game's policy reads actions relative to the observer (even with as many outputs).
-        outputs = checkpoint.get("policy_size")
-        older = outputs is None and nn.reads_relative(game)
+        outputs, relative = checkpoint.get("policy_size"), nn.reads_relative(game)
+        older = outputs is None and relative
         if older or (outputs is not None and outputs != nn.policy_size(game)):
-            relative = ", actions read relative to the observer" if nn.reads_relative(game) else ""
+            read = ", actions read relative to the observer" if relative else ""
             raise BadOption(
                 "resume",
                 str(out),
-                f"a run whose network has the game's policy: {nn.policy_size(game)} outputs{relative}",
+                f"a run whose network has the game's policy: {nn.policy_size(game)} outputs{read}",
                 (
                     "its network reads the actions by their ids (trained before the relative policy)"
                     if older

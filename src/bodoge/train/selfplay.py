@@ -14,13 +14,14 @@ import numpy as np
 import bodoge
 from bodoge import agents
 from bodoge.agents.base import legal_ids
-from bodoge.agents.nn import observe, policy_indices, policy_size
+from bodoge.agents.nn import observe, policy_indices, policy_size, readable
 
 
 @dataclass
 class Samples:
     """Decisions of self-play games, as arrays: observations (float32, N × D), legal masks over the
-    policy outputs (bool, N × P), the expert's action as a policy output (int, N), and the win shares of the seats relative to the decider
+    policy outputs (bool, N × P), the expert's action as a policy output (int, N), and the win
+    shares of the seats relative to the decider
     (float32, N × n)."""
 
     obs: np.ndarray
@@ -78,8 +79,9 @@ def play(name: str, players: int, options: dict, expert: str, seeds: list[int], 
             view = state.lazy_view(seat)
             legal = legal_ids(view)
             if len(legal) > 1:
-                obs.append(observe(game, view))
-                outputs = policy_indices(game, view, legal)
+                seen = readable(view)  # read once for the tensor and the policy outputs
+                obs.append(observe(game, seen))
+                outputs = policy_indices(game, seen, legal)
                 mask = np.zeros(actions, bool)
                 mask[outputs] = True
                 masks.append(mask)

@@ -60,10 +60,6 @@ PHASES = ("share", "peek", "bid", "steal", "over")
 PENDING = ("SHARE", "PEEK", "EXPOSE")
 
 
-def policy_size(game: TottarotGame) -> int:
-    return game.num_actions
-
-
 def policy_indices(game: TottarotGame, view: Mapping[str, Any], actions: list[int]) -> list[int]:
     """The policy outputs of `actions`, legal in `view` (see the module docstring)."""
     n, seat = game.n, view["seat"]
