@@ -124,7 +124,9 @@ function stopAutoplay() {
 function autoplayStep() {
   if (rMove >= rMoves) return stopAutoplay();
   load(rMove + 1).then(() => {
-    if (playing()) rTimer = setTimeout(autoplayStep, STEP_MS / speed());
+    if (!playing()) return;
+    if (rMove >= rMoves) return stopAutoplay(); // at the last move now, not a step later
+    rTimer = setTimeout(autoplayStep, STEP_MS / speed());
   });
 }
 
