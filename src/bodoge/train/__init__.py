@@ -38,6 +38,8 @@ from bodoge.arena.match import play_match
 from bodoge.arena.stats import clustered_mean_ci
 from bodoge.core.game import Game
 from bodoge.errors import BadOption
+from bodoge.analysis.values import rollout_policy
+from bodoge.train.lookahead import is_lookahead, rollout_of
 from bodoge.train.selfplay import Samples, play
 
 CHECKPOINT_FORMAT = "bodoge-train/1"
@@ -101,8 +103,18 @@ class TrainConfig:
             raise BadOption("lr", self.lr, "a learning rate above 0 and below 1")
         if self.guide not in GUIDES:
             raise BadOption("guide", self.guide, ", ".join(GUIDES))
+        if is_lookahead(self.bootstrap) != is_lookahead(self.expert):
+            raise BadOption(
+                "expert" if is_lookahead(self.bootstrap) else "bootstrap",
+                self.expert if is_lookahead(self.bootstrap) else self.bootstrap,
+                "lookahead for both --bootstrap and --expert, or for neither",
+                "a network learns either the teacher's values or an agent's choices",
+            )
         for key in ("bootstrap", "expert"):
             spec = getattr(self, key)
+            if is_lookahead(spec):
+                rollout_policy(game, rollout_of(spec))  # BadOption: an unknown or missing rollout policy
+                continue
             agent = agents.make(spec)
             if getattr(agent, "uses_nn", False) or agents.parse_spec(spec)[0] == "nn":
                 raise BadOption(key, spec, "an agent that does not use a network (--guide adds ours)")
@@ -122,8 +134,14 @@ class TrainConfig:
         return spec + ("," if ":" in spec else ":") + ",".join([*extra, f"model={model}"])
 
 
-def method(guide: str) -> str:
+def method(guide: str, expert: str = "") -> str:
     """How a run learns, in words, for the model card."""
+    if is_lookahead(expert):
+        return (
+            "lookahead: the policy fits the values a teacher who sees every hand gives each legal move "
+            "(the move, then the heuristic's play to the end, on the true deal); the value predicts "
+            "the final win shares"
+        )
     how = (
         "the expert after the first iteration searches without the network"
         if guide == "none"
@@ -277,8 +295,7 @@ def run(
         played = time.perf_counter()
         parts = [fresh]
         for back in range(iteration - 1, max(0, iteration - config.window), -1):
-            with np.load(samples_dir / f"iter-{back:03d}.npz") as data:
-                parts.append(Samples(data["obs"], data["mask"], data["action"], data["value"]))
+            parts.append(Samples.load(samples_dir / f"iter-{back:03d}.npz"))
         data = Samples.join(parts)
         if on_step:
             on_step(f"learning ({len(data):,} decisions)", iteration, config.iterations)
@@ -355,7 +372,7 @@ def _card(
         "hidden": list(config.hidden),
         "bodoge_version": bodoge.__version__,
         "training": {
-            "method": method(config.guide),
+            "method": method(config.guide, config.expert),
             "iterations": iteration,
             "games": [h["games"] for h in done]
             if last

@@ -2,7 +2,9 @@
 
 The network (see `bodoge.agents.nn`): a ReLU multilayer perceptron trunk and two linear heads. The
 policy head is fitted to the expert's choices by cross-entropy over the legal actions (the others
-masked out); the value head to the final win shares by cross-entropy against its softmax. Weights
+masked out), or, from the lookahead teacher, to its values of the legal moves (squared error of
+logit × TEMPERATURE against the value, both centred on the decision's mean: the best logit is the
+best move on average over what the seat cannot see); the value head to the final win shares by cross-entropy against its softmax. Weights
 travel as NumPy arrays, so a model is saved, loaded and played without JAX; JAX runs on whatever
 device it finds (a GPU where `jax[cuda]` is installed, else the CPU).
 """
@@ -14,6 +16,7 @@ from typing import Any
 import numpy as np
 
 from bodoge.errors import BodogeError
+from bodoge.train.lookahead import TEMPERATURE
 from bodoge.train.selfplay import Samples
 
 Params = dict[str, np.ndarray]
@@ -47,17 +50,28 @@ def init_params(obs_size: int, hidden: list[int], actions: int, players: int, se
     return params
 
 
-def _losses(params: Any, obs: Any, mask: Any, action: Any, value: Any, depth: int) -> Any:
+def _losses(params: Any, obs: Any, mask: Any, action: Any, value: Any, q: Any, depth: int) -> Any:
+    """Policy loss, value loss and the share of decisions whose best logit is the expert's action.
+    `q` is None for samples of choices, else the teacher's values (see the module docstring)."""
     import jax
     import jax.numpy as jnp
 
     h = obs
     for i in range(depth):
         h = jax.nn.relu(h @ params[f"w{i}"] + params[f"b{i}"])
-    logits = h @ params["wp"] + params["bp"]
-    logits = jnp.where(mask, logits, -1e9)
-    logp = jax.nn.log_softmax(logits)
-    policy_loss = -jnp.take_along_axis(logp, action[:, None], axis=1).mean()
+    raw = h @ params["wp"] + params["bp"]
+    logits = jnp.where(mask, raw, -1e9)
+    if q is None:
+        logp = jax.nn.log_softmax(logits)
+        policy_loss = -jnp.take_along_axis(logp, action[:, None], axis=1).mean()
+    else:
+        # Only the differences between a decision's moves count (a softmax and a best move ignore a
+        # shift): the part of the values that all its moves share (whether the seat wins whatever it
+        # does) is the noise of the hidden cards, not a lesson.
+        count = mask.sum(axis=1, keepdims=True)
+        error = jnp.where(mask, raw * TEMPERATURE - q, 0.0)
+        error = jnp.where(mask, error - error.sum(axis=1, keepdims=True) / count, 0.0)
+        policy_loss = ((error**2).sum(axis=1) / count[:, 0]).mean()
     accuracy = (jnp.argmax(logits, axis=1) == action).mean()
     logv = jax.nn.log_softmax(h @ params["wv"] + params["bv"])
     value_loss = -(value * logv).sum(axis=1).mean()
@@ -89,17 +103,24 @@ def fit(
     p = {k: jnp.asarray(v) for k, v in params.items()}
     state = tx.init(p)
 
-    def loss_fn(p: Any, o: Any, m: Any, a: Any, v: Any) -> Any:
-        pl, vl, _ = _losses(p, o, m, a, v, depth)
-        return pl + vl
+    # The values' squared errors are a hundredth of the choices' cross-entropies: scaled up so that the
+    # policy still outweighs the value in the sum (the reported losses are unscaled).
+    weight = 1.0 if data.q is None else 1.0 / TEMPERATURE**2
+
+    def loss_fn(p: Any, o: Any, m: Any, a: Any, v: Any, q: Any) -> Any:
+        pl, vl, _ = _losses(p, o, m, a, v, q, depth)
+        return weight * pl + vl
 
     @jax.jit
-    def step(p: Any, state: Any, o: Any, m: Any, a: Any, v: Any) -> Any:
-        loss, grads = jax.value_and_grad(loss_fn)(p, o, m, a, v)
+    def step(p: Any, state: Any, o: Any, m: Any, a: Any, v: Any, q: Any) -> Any:
+        loss, grads = jax.value_and_grad(loss_fn)(p, o, m, a, v, q)
         updates, state = tx.update(grads, state, p)
         return optax.apply_updates(p, updates), state, loss
 
-    measure = jax.jit(lambda p, o, m, a, v: _losses(p, o, m, a, v, depth))
+    measure = jax.jit(lambda p, o, m, a, v, q: _losses(p, o, m, a, v, q, depth))
+
+    def q_of(part: np.ndarray) -> np.ndarray | None:
+        return None if data.q is None else data.q[part]
 
     def evaluate(idx: np.ndarray) -> tuple[float, float, float]:
         if len(idx) == 0:
@@ -107,7 +128,7 @@ def fit(
         totals = np.zeros(3)
         for s in range(0, len(idx), 4096):
             part = idx[s : s + 4096]
-            out = measure(p, data.obs[part], data.mask[part], data.action[part], data.value[part])
+            out = measure(p, data.obs[part], data.mask[part], data.action[part], data.value[part], q_of(part))
             totals += np.asarray([float(x) for x in out]) * len(part)
         pl, vl, acc = totals / len(idx)
         return float(pl), float(vl), float(acc)
@@ -118,7 +139,9 @@ def fit(
         perm = shuffle.permutation(train)
         for s in range(0, len(perm) - size + 1, size):
             part = perm[s : s + size]
-            p, state, _ = step(p, state, data.obs[part], data.mask[part], data.action[part], data.value[part])
+            p, state, _ = step(
+                p, state, data.obs[part], data.mask[part], data.action[part], data.value[part], q_of(part)
+            )
     train_pl, train_vl, train_acc = evaluate(train)
     test_pl, test_vl, test_acc = evaluate(test)
     out = {k: np.asarray(v, np.float32) for k, v in p.items()}

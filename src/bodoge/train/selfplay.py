@@ -2,12 +2,15 @@
 seat saw it (its observation tensor, and its legal actions and the expert's choice as policy outputs:
 `bodoge.agents.nn.policy_indices`), and at the end every
 seat's share of the win, seats relative to the one deciding (slot 0 is that seat, as in the
-observation tensors). Needs only NumPy; the network's training is in `learn`."""
+observation tensors). With the lookahead teacher (`lookahead`) every legal move of a decision also
+gets its value, and the game goes on by the rollout policy. Needs only NumPy; the network's training
+is in `learn`."""
 
 from __future__ import annotations
 
 import random
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 
@@ -15,6 +18,7 @@ import bodoge
 from bodoge import agents
 from bodoge.agents.base import legal_ids
 from bodoge.agents.nn import observe, policy_indices, policy_size, readable
+from bodoge.train.lookahead import Lookahead, is_lookahead
 
 
 @dataclass
@@ -22,36 +26,52 @@ class Samples:
     """Decisions of self-play games, as arrays: observations (float32, N × D), legal masks over the
     policy outputs (bool, N × P), the expert's action as a policy output (int, N), and the win
     shares of the seats relative to the decider
-    (float32, N × n)."""
+    (float32, N × n). From the lookahead teacher also `q`: each legal output's value, the decider's win
+    share after that move (float32, N × P, 0 where not legal); its `action` is then the best of them."""
 
     obs: np.ndarray
     mask: np.ndarray
     action: np.ndarray
     value: np.ndarray
+    q: np.ndarray | None = None
 
     def __len__(self) -> int:
         return int(self.action.shape[0])
 
     @classmethod
-    def empty(cls, obs_size: int, actions: int, players: int) -> Samples:
+    def empty(cls, obs_size: int, actions: int, players: int, valued: bool = False) -> Samples:
         return cls(
             np.zeros((0, obs_size), np.float32),
             np.zeros((0, actions), bool),
             np.zeros(0, np.int64),
             np.zeros((0, players), np.float32),
+            np.zeros((0, actions), np.float32) if valued else None,
         )
 
     @classmethod
     def join(cls, parts: list[Samples]) -> Samples:
+        valued = {p.q is not None for p in parts}
+        if len(valued) > 1:  # TrainConfig.check refuses such runs: a network learns choices or values
+            raise ValueError("samples of choices and of values cannot be joined")
         return cls(
             np.concatenate([p.obs for p in parts]),
             np.concatenate([p.mask for p in parts]),
             np.concatenate([p.action for p in parts]),
             np.concatenate([p.value for p in parts]),
+            np.concatenate([p.q for p in parts if p.q is not None]) if valued == {True} else None,
         )
 
     def arrays(self) -> dict[str, np.ndarray]:
-        return {"obs": self.obs, "mask": self.mask, "action": self.action, "value": self.value}
+        out = {"obs": self.obs, "mask": self.mask, "action": self.action, "value": self.value}
+        if self.q is not None:
+            out["q"] = self.q
+        return out
+
+    @classmethod
+    def load(cls, path: Any) -> Samples:
+        with np.load(path) as data:
+            q = data["q"] if "q" in data.files else None
+            return cls(data["obs"], data["mask"], data["action"], data["value"], q)
 
 
 def win_shares_from(returns: list[float], seat: int) -> list[float]:
@@ -67,13 +87,14 @@ def play(name: str, players: int, options: dict, expert: str, seeds: list[int], 
     """The decisions of one self-play game per seed (decisions with one legal action left out: there
     is nothing to learn from them)."""
     game = bodoge.make(name, players, **options)
-    agent = agents.make(expert)
+    teacher = Lookahead(game, expert) if is_lookahead(expert) else None
+    agent = None if teacher is not None else agents.make(expert)
     n, actions = game.num_players, policy_size(game)
     parts = []
     for seed in seeds:
         state = game.new_state(seed=seed)
         rng = random.Random(f"{agent_seed}:{seed}")
-        obs, masks, chosen, seats = [], [], [], []
+        obs, masks, chosen, seats, valued = [], [], [], [], []
         while state.current_player is not None:
             seat = state.current_player
             view = state.lazy_view(seat)
@@ -85,8 +106,17 @@ def play(name: str, players: int, options: dict, expert: str, seeds: list[int], 
                 mask = np.zeros(actions, bool)
                 mask[outputs] = True
                 masks.append(mask)
-                action = int(agent.act(game, view, rng))
-                chosen.append(outputs[legal.index(action)])
+                if teacher is not None:
+                    values = teacher.values(state, legal, rng)
+                    q = np.zeros(actions, np.float32)
+                    q[outputs] = values
+                    valued.append(q)
+                    chosen.append(outputs[int(np.argmax(values))])
+                    action = int(teacher.move(state, rng))
+                else:
+                    assert agent is not None
+                    action = int(agent.act(game, view, rng))
+                    chosen.append(outputs[legal.index(action)])
                 seats.append(seat)
             else:
                 action = legal[0]
@@ -100,8 +130,9 @@ def play(name: str, players: int, options: dict, expert: str, seeds: list[int], 
                 np.stack(masks),
                 np.asarray(chosen, np.int64),
                 np.asarray([win_shares_from(returns, s) for s in seats], np.float32),
+                np.stack(valued) if teacher is not None else None,
             )
         )
     if not parts:
-        return Samples.empty(int(np.prod(game.observation_shape)), actions, n)
+        return Samples.empty(int(np.prod(game.observation_shape)), actions, n, valued=teacher is not None)
     return Samples.join(parts)
