@@ -190,3 +190,88 @@ def test_train_command_runs(tmp_path: Path) -> None:
     result = CliRunner().invoke(app, args)
     assert result.exit_code == 0, result.output
     assert "iteration 1:" in result.output and (tmp_path / "r" / "model.npz").is_file()
+
+
+def test_the_lookahead_teacher_values_each_move_by_playing_it_out_from_the_true_state() -> None:
+    from bodoge.analysis.values import play_out, rollout_policy
+    from bodoge.train.lookahead import Lookahead
+
+    game = bodoge.make("hangover", 3)
+    state = game.new_state(seed=5)
+    quick = rollout_policy(game, "auto")
+    while len(state.legal_actions()) < 3:  # a decision with a choice
+        state.apply(quick(state, random.Random(0)))  # type: ignore[misc]
+    legal = state.legal_actions()
+    before = state.to_record()
+    teacher = Lookahead(game, "lookahead")
+    values = teacher.values(state, legal, random.Random(9))
+    assert state.to_record() == before  # the live game is untouched
+    luck = random.Random(9).getrandbits(64)
+    me = state.current_player
+    for a, v in zip(legal, values, strict=True):
+        s = state.clone()
+        s.apply(a)
+        assert v == play_out(s, quick, random.Random(luck))[me]  # a win share, on the same luck
+    assert all(0 <= v <= 1 for v in values)
+
+
+def test_self_play_with_the_lookahead_records_the_values_of_the_legal_moves() -> None:
+    samples = play("tottarot", 3, {}, "lookahead", [11], agent_seed=1)
+    heuristic = play("tottarot", 3, {}, "heuristic", [11], agent_seed=1)
+    assert samples.q is not None and heuristic.q is None
+    assert samples.q.shape == samples.mask.shape
+    assert (samples.q[~samples.mask] == 0).all() and samples.q.min() >= 0 and samples.q.max() <= 1
+    best = samples.q.max(axis=1)
+    assert (samples.q[range(len(samples)), samples.action] == best).all()  # the label is a best move
+    assert (samples.obs[0] == heuristic.obs[0]).all()  # the same deal, seen alike
+
+
+def test_a_run_with_the_lookahead_learns_values_and_resumes(tmp_path: Path) -> None:
+    settings = {**TINY, "bootstrap": "lookahead", "expert": "lookahead:rollout=quick"}
+    out = tmp_path / "la"
+    run(TrainConfig("hangover", 3, iterations=1, **settings), out, plots=False)
+    history = run(TrainConfig("hangover", 3, iterations=2, **settings), out, resume=True, plots=False)
+    assert [h["expert"] for h in history] == ["lookahead", "lookahead:rollout=quick"]
+    assert history[1]["samples"] == history[0]["new_samples"] + history[1]["new_samples"]
+    card = json.loads((out / "model.json").read_text())
+    assert card["training"]["method"].startswith("lookahead")
+    game = bodoge.make("hangover", 3)
+    nn.load(out / "model.npz").check(game)
+    state = game.new_state(seed=3)
+    bot = agents.make(f"nn:model={out / 'model.npz'}")
+    assert bot.act(game, state.view(state.current_player), random.Random(1)) in state.legal_actions()
+
+
+def test_the_lookahead_fits_the_differences_between_moves() -> None:
+    """A decision's values fitted: the best logit is the best move, and a shift of all the values
+    (the noise of the hidden cards that every move shares) changes nothing."""
+    import numpy as np
+
+    from bodoge.train.learn import fit, init_params
+    from bodoge.train.selfplay import Samples
+
+    rng = np.random.default_rng(0)
+    n, actions = 400, 5
+    obs = rng.standard_normal((n, 6)).astype(np.float32)
+    mask = np.ones((n, actions), bool)
+    mask[:, 4] = False
+    best = (obs[:, 0] > 0).astype(np.int64)  # move 1 is better where the first feature is positive
+    q = np.full((n, actions), 0.3, np.float32) + rng.uniform(-0.3, 0.3, (n, 1)).astype(np.float32)
+    q[range(n), best] += 0.2
+    q[~mask] = 0
+    data = Samples(obs, mask, best, np.full((n, 3), 1 / 3, np.float32), q)
+    params, metrics = fit(init_params(6, [16], actions, 3, 1), data, 60, 32, 3e-3, 1)
+    assert metrics["heldout_accuracy"] > 0.9
+    logits = np.maximum(obs @ params["w0"] + params["b0"], 0) @ params["wp"] + params["bp"]
+    assert (logits[:, :4].argmax(axis=1) == best).mean() > 0.9
+
+
+def test_the_lookahead_is_refused_beside_an_agent_and_with_a_bad_rollout() -> None:
+    with pytest.raises(BadOption, match="lookahead for both --bootstrap and --expert"):
+        TrainConfig("hangover", 3, bootstrap="lookahead").check()
+    with pytest.raises(BadOption, match="lookahead for both --bootstrap and --expert"):
+        TrainConfig("hangover", 3, expert="lookahead").check()
+    with pytest.raises(BadOption, match="rollout"):
+        TrainConfig("hangover", 3, bootstrap="lookahead:rollout=fast", expert="lookahead").check()
+    with pytest.raises(BadOption, match="unknown parameter 'depth'"):
+        TrainConfig("hangover", 3, bootstrap="lookahead:depth=2", expert="lookahead").check()

@@ -34,11 +34,11 @@ import numpy as np
 import bodoge
 from bodoge import agents
 from bodoge.agents import nn
+from bodoge.analysis.values import rollout_policy
 from bodoge.arena.match import play_match
 from bodoge.arena.stats import clustered_mean_ci
 from bodoge.core.game import Game
 from bodoge.errors import BadOption
-from bodoge.analysis.values import rollout_policy
 from bodoge.train.lookahead import is_lookahead, rollout_of
 from bodoge.train.selfplay import Samples, play
 
