@@ -39,7 +39,7 @@ from bodoge.arena.match import play_match
 from bodoge.arena.stats import clustered_mean_ci
 from bodoge.core.game import Game
 from bodoge.errors import BadOption
-from bodoge.train.lookahead import is_lookahead, rollout_of
+from bodoge.train.lookahead import Teaching, is_lookahead
 from bodoge.train.selfplay import Samples, play
 
 CHECKPOINT_FORMAT = "bodoge-train/1"
@@ -113,7 +113,7 @@ class TrainConfig:
         for key in ("bootstrap", "expert"):
             spec = getattr(self, key)
             if is_lookahead(spec):
-                rollout_policy(game, rollout_of(spec))  # BadOption: an unknown or missing rollout policy
+                rollout_policy(game, Teaching.parse(spec).rollout)  # BadOption: a bad setting or policy
                 continue
             agent = agents.make(spec)
             if getattr(agent, "uses_nn", False) or agents.parse_spec(spec)[0] == "nn":
@@ -138,9 +138,9 @@ def method(guide: str, expert: str = "") -> str:
     """How a run learns, in words, for the model card."""
     if is_lookahead(expert):
         return (
-            "lookahead: the policy fits the values a teacher who sees every hand gives each legal move "
-            "(the move, then the heuristic's play to the end, on the true deal); the value predicts "
-            "the final win shares"
+            "lookahead: the policy fits the heuristic's move shifted toward the moves that a teacher "
+            "who sees every hand values higher (each legal move, then the heuristic's play to the end, "
+            f"on the true deal; {expert}); the value predicts the final win shares"
         )
     how = (
         "the expert after the first iteration searches without the network"
@@ -299,8 +299,15 @@ def run(
         data = Samples.join(parts)
         if on_step:
             on_step(f"learning ({len(data):,} decisions)", iteration, config.iterations)
+        teaching = Teaching.parse(config.expert) if is_lookahead(config.expert) else None
         params, metrics = fit(
-            params, data, config.epochs, config.batch, float(config.lr), config.seed + iteration
+            params,
+            data,
+            config.epochs,
+            config.batch,
+            float(config.lr),
+            config.seed + iteration,
+            teaching=teaching,
         )
         learned = time.perf_counter()
         model_rel = f"models/iter-{iteration:03d}.npz"

@@ -2,9 +2,8 @@
 
 The network (see `bodoge.agents.nn`): a ReLU multilayer perceptron trunk and two linear heads. The
 policy head is fitted to the expert's choices by cross-entropy over the legal actions (the others
-masked out), or, from the lookahead teacher, to its values of the legal moves (squared error of
-logit × TEMPERATURE against the value, both centred on the decision's mean: the best logit is the
-best move on average over what the seat cannot see); the value head to the final win shares by cross-entropy against its softmax. Weights
+masked out), or, from the lookahead teacher, to the heuristic's move shifted toward the moves the
+teacher values higher (cross-entropy against that distribution, `bodoge.train.lookahead`); the value head to the final win shares by cross-entropy against its softmax. Weights
 travel as NumPy arrays, so a model is saved, loaded and played without JAX; JAX runs on whatever
 device it finds (a GPU where `jax[cuda]` is installed, else the CPU).
 """
@@ -16,7 +15,7 @@ from typing import Any
 import numpy as np
 
 from bodoge.errors import BodogeError
-from bodoge.train.lookahead import TEMPERATURE
+from bodoge.train.lookahead import Teaching
 from bodoge.train.selfplay import Samples
 
 Params = dict[str, np.ndarray]
@@ -50,29 +49,37 @@ def init_params(obs_size: int, hidden: list[int], actions: int, players: int, se
     return params
 
 
-def _losses(params: Any, obs: Any, mask: Any, action: Any, value: Any, q: Any, depth: int) -> Any:
-    """Policy loss, value loss and the share of decisions whose best logit is the expert's action.
-    `q` is None for samples of choices, else the teacher's values (see the module docstring)."""
+def _losses(
+    params: Any,
+    obs: Any,
+    mask: Any,
+    action: Any,
+    value: Any,
+    q: Any,
+    depth: int,
+    bonus: float,
+    temperature: float,
+) -> Any:
+    """Policy loss, value loss and the share of decisions whose best logit is the target's best move.
+    `q` is None for samples of choices (the target is the expert's `action`), else the lookahead's
+    values (the target is `action`, the heuristic's move, given `bonus`, shifted by value / `temperature`)."""
     import jax
     import jax.numpy as jnp
 
     h = obs
     for i in range(depth):
         h = jax.nn.relu(h @ params[f"w{i}"] + params[f"b{i}"])
-    raw = h @ params["wp"] + params["bp"]
-    logits = jnp.where(mask, raw, -1e9)
+    logits = jnp.where(mask, h @ params["wp"] + params["bp"], -1e9)
+    logp = jax.nn.log_softmax(logits)
     if q is None:
-        logp = jax.nn.log_softmax(logits)
         policy_loss = -jnp.take_along_axis(logp, action[:, None], axis=1).mean()
+        best = action
     else:
-        # Only the differences between a decision's moves count (a softmax and a best move ignore a
-        # shift): the part of the values that all its moves share (whether the seat wins whatever it
-        # does) is the noise of the hidden cards, not a lesson.
-        count = mask.sum(axis=1, keepdims=True)
-        error = jnp.where(mask, raw * TEMPERATURE - q, 0.0)
-        error = jnp.where(mask, error - error.sum(axis=1, keepdims=True) / count, 0.0)
-        policy_loss = ((error**2).sum(axis=1) / count[:, 0]).mean()
-    accuracy = (jnp.argmax(logits, axis=1) == action).mean()
+        heuristic = jax.nn.one_hot(action, mask.shape[1])
+        target = jax.nn.softmax(jnp.where(mask, bonus * heuristic + q / temperature, -1e9))
+        policy_loss = -(target * jnp.where(mask, logp, 0.0)).sum(axis=1).mean()
+        best = jnp.argmax(target, axis=1)
+    accuracy = (jnp.argmax(logits, axis=1) == best).mean()
     logv = jax.nn.log_softmax(h @ params["wv"] + params["bv"])
     value_loss = -(value * logv).sum(axis=1).mean()
     return policy_loss, value_loss, accuracy
@@ -86,10 +93,12 @@ def fit(
     lr: float,
     seed: int,
     holdout: float = 0.1,
+    teaching: Teaching | None = None,
     weight_decay: float = 1e-4,
 ) -> tuple[Params, dict[str, float]]:
     """Train `params` on `data` for `epochs` (Adam with weight decay), keeping `holdout` of the
-    samples aside to measure. Returns the new weights and the final losses (train and held out)."""
+    samples aside to measure; `teaching`: the lookahead's settings, for samples of its values. Returns
+    the new weights and the final losses (train and held out)."""
     jax = require_jax()
     import jax.numpy as jnp
     import optax
@@ -103,13 +112,13 @@ def fit(
     p = {k: jnp.asarray(v) for k, v in params.items()}
     state = tx.init(p)
 
-    # The values' squared errors are a hundredth of the choices' cross-entropies: scaled up so that the
-    # policy still outweighs the value in the sum (the reported losses are unscaled).
-    weight = 1.0 if data.q is None else 1.0 / TEMPERATURE**2
+    if data.q is not None and teaching is None:
+        raise ValueError("samples of the lookahead's values need its settings (teaching)")
+    bonus, temperature = (teaching.bonus, teaching.temperature) if teaching is not None else (0.0, 1.0)
 
     def loss_fn(p: Any, o: Any, m: Any, a: Any, v: Any, q: Any) -> Any:
-        pl, vl, _ = _losses(p, o, m, a, v, q, depth)
-        return weight * pl + vl
+        pl, vl, _ = _losses(p, o, m, a, v, q, depth, bonus, temperature)
+        return pl + vl
 
     @jax.jit
     def step(p: Any, state: Any, o: Any, m: Any, a: Any, v: Any, q: Any) -> Any:
@@ -117,7 +126,7 @@ def fit(
         updates, state = tx.update(grads, state, p)
         return optax.apply_updates(p, updates), state, loss
 
-    measure = jax.jit(lambda p, o, m, a, v, q: _losses(p, o, m, a, v, q, depth))
+    measure = jax.jit(lambda p, o, m, a, v, q: _losses(p, o, m, a, v, q, depth, bonus, temperature))
 
     def q_of(part: np.ndarray) -> np.ndarray | None:
         return None if data.q is None else data.q[part]

@@ -7,19 +7,28 @@ end, every move on the same luck (common random numbers, as `bodoge.analysis.val
 seat's win share is that move's value. The game itself goes on by the rollout policy's move, so the
 decisions recorded are those of the heuristic's games.
 
-The network sees only the seat's view (its observation tensor), and its policy is fitted to these
-values. Over many games, a view's fitted value of a move is the move's mean over all the deals that
-view is consistent with, *weighted as they really occur* among the heuristic's games: the belief a
-search must guess (ISMCTS deals the unseen cards uniformly, or by a model of the others' plays) comes
-here from the games themselves. The network's best move is then one step of policy improvement over
-the heuristic, against heuristic players: a move better than the heuristic's where, on average over
-what the seat cannot see, deviating once pays. Suphx's "oracle guiding" (Li et al. 2020) is the
-same idea of a teacher with hidden information and a student without.
+The network sees only the seat's view (its observation tensor). Its policy is fitted, by cross-entropy,
+to the distribution
+
+    target(a) ∝ exp(bonus · [a is the heuristic's move] + value(a) / temperature)
+
+over the legal moves: the heuristic's move, shifted toward the moves that played out better. That is
+the policy which gains most over the heuristic for a given divergence from it (the KL-regularised
+improvement step of AWR and MPO). Averaged over many games, a view's fitted policy weighs the values
+over all the deals the view is consistent with, *as they really occur* among the heuristic's games:
+the belief a search must guess (ISMCTS deals the unseen cards uniformly, or by a model of the others'
+plays) comes here from the games themselves. The bonus keeps the network on the heuristic's move
+where the values only scatter with the hidden cards: a network fitted to the values alone chose among
+moves whose estimates were mostly noise, and lost (docs/models.md). Suphx's "oracle guiding" (Li et
+al. 2020) is the same idea of a teacher with hidden information and a student without.
+
+    bodoge train tokkuri --players 3 --bootstrap lookahead --expert lookahead:temperature=0.5,bonus=1
 """
 
 from __future__ import annotations
 
 import random
+from dataclasses import dataclass
 from typing import Any
 
 from bodoge import agents
@@ -28,35 +37,48 @@ from bodoge.core.game import Game, State
 from bodoge.errors import BadOption
 
 NAME = "lookahead"
-
-# The policy's logits are fitted to value / TEMPERATURE: the best move is the same either way, and the
-# network's softmax is then a prior over moves as sharp as a tenth of a win share makes it.
-TEMPERATURE = 0.1
+FORM = "lookahead or lookahead:rollout=R,temperature=T,bonus=B"
 
 
 def is_lookahead(spec: str) -> bool:
     return isinstance(spec, str) and agents.parse_spec(spec)[0] == NAME
 
 
-def rollout_of(spec: str) -> str:
-    """The rollout policy a `lookahead[:rollout=R]` spec names (BadOption for anything else)."""
-    _, params = agents.parse_spec(spec)
-    unknown = sorted(set(params) - {"rollout"})
-    if unknown:
-        raise BadOption(
-            "expert", spec, "lookahead or lookahead:rollout=R", f"unknown parameter {unknown[0]!r}"
-        )
-    kind = params.get("rollout", Rollout.AUTO)
-    if not isinstance(kind, str) or kind not in tuple(Rollout):
-        raise BadOption("rollout", kind, ", ".join(Rollout))
-    return kind
+@dataclass(frozen=True)
+class Teaching:
+    """A lookahead spec's settings: how the playouts go on (`rollout`, as `bodoge review`'s), and the
+    target's `temperature` (a win share worth one unit of logit) and `bonus` (the heuristic's move's
+    head start, in logits)."""
+
+    rollout: str = Rollout.AUTO
+    temperature: float = 0.5
+    bonus: float = 1.0
+
+    @classmethod
+    def parse(cls, spec: str) -> Teaching:
+        """The settings of a lookahead spec (BadOption naming what is wrong)."""
+        _, params = agents.parse_spec(spec)
+        unknown = sorted(set(params) - {"rollout", "temperature", "bonus"})
+        if unknown:
+            raise BadOption("expert", spec, FORM, f"unknown parameter {unknown[0]!r}")
+        kind = params.get("rollout", Rollout.AUTO)
+        if not isinstance(kind, str) or kind not in tuple(Rollout):
+            raise BadOption("rollout", kind, ", ".join(Rollout))
+        temperature, bonus = params.get("temperature", cls.temperature), params.get("bonus", cls.bonus)
+        if isinstance(temperature, bool) or not isinstance(temperature, int | float):
+            raise BadOption("temperature", temperature, "a number from 0.01 to 100")
+        if not 0.01 <= temperature <= 100:
+            raise BadOption("temperature", temperature, "a number from 0.01 to 100")
+        if isinstance(bonus, bool) or not isinstance(bonus, int | float) or not 0 <= bonus <= 100:
+            raise BadOption("bonus", bonus, "a number from 0 to 100")
+        return cls(kind, float(temperature), float(bonus))
 
 
 class Lookahead:
     """The teacher for one game: `values(state, legal, rng)` and `move(state, rng)`."""
 
     def __init__(self, game: Game, spec: str) -> None:
-        self.policy = rollout_policy(game, rollout_of(spec))
+        self.policy = rollout_policy(game, Teaching.parse(spec).rollout)
 
     def values(self, state: State, legal: list[int], rng: random.Random) -> list[float]:
         """The win share of the seat to move after each of `legal`, played out from `state` itself

@@ -27,7 +27,8 @@ class Samples:
     policy outputs (bool, N × P), the expert's action as a policy output (int, N), and the win
     shares of the seats relative to the decider
     (float32, N × n). From the lookahead teacher also `q`: each legal output's value, the decider's win
-    share after that move (float32, N × P, 0 where not legal); its `action` is then the best of them."""
+    share after that move (float32, N × P, 0 where not legal); its `action` is then the move the game
+    went on by (the rollout policy's, the heuristic's)."""
 
     obs: np.ndarray
     mask: np.ndarray
@@ -111,8 +112,8 @@ def play(name: str, players: int, options: dict, expert: str, seeds: list[int], 
                     q = np.zeros(actions, np.float32)
                     q[outputs] = values
                     valued.append(q)
-                    chosen.append(outputs[int(np.argmax(values))])
                     action = int(teacher.move(state, rng))
+                    chosen.append(outputs[legal.index(action)])
                 else:
                     assert agent is not None
                     action = int(agent.act(game, view, rng))
