@@ -285,5 +285,5 @@ def test_the_lookahead_is_refused_beside_an_agent_and_with_a_bad_rollout() -> No
     with pytest.raises(BadOption, match="unknown parameter 'depth'"):
         TrainConfig("hangover", 3, bootstrap="lookahead:depth=2", expert="lookahead").check()
     for bad in ("temperature=0", "temperature=nan", "temperature=x", "bonus=-1", "bonus=true"):
-        with pytest.raises(BadOption, match="temperature|bonus"):
+        with pytest.raises(BadOption, match=r"temperature|bonus"):
             TrainConfig("hangover", 3, bootstrap="lookahead", expert=f"lookahead:{bad}").check()
