@@ -14,7 +14,8 @@ and the iterations per second of `ismcts` with a fixed iteration budget, by defa
 
 strength: one agent against n − 1 `heuristic`, seat rotation and duplicate deals (every deal played
 once with it in every seat): its win share with the 95% interval over deals, the fair share 1/n and
-"yes" when the interval lies above it. Runs are kept under results/nn/ and resumed.
+"yes" when the interval lies above it. Runs are kept under results/nn/ and resumed (a run's folder
+is named by the weights it plays with, so a retrained model starts afresh).
 
 guided: `ismcts:seconds=S,prior=nn,value=nn` (and the options given by --guided) and the default
 `ismcts:seconds=S`, each against n − 1 heuristics on the same deals: the two win shares and their
@@ -85,8 +86,23 @@ def one_against(
     """`spec` in one seat against n − 1 `other`, every deal once with it in every seat."""
     config = arena.SimConfig(game=name, players=n, agents=[spec] + [other] * (n - 1), games=deals * n, seed=1)
     label = f"{name}-{n}p-{spec}" + ("" if other == "heuristic" else f"-vs-{other}")
+    # The network's weights are part of the name: runs are resumed from their folder, and a retrained
+    # model under the same spec ("nn", or the same path) must not be scored with the old one's games.
+    label += "".join(f"-{weights_tag(name, n, s)}" for s in (spec, other) if uses_network(s))
     folder = out / label.replace(":", "_").replace(",", "_").replace("=", "-").replace("/", "_")
     return arena.run(config, out=folder, jobs=jobs, resume=True)
+
+
+def uses_network(spec: str) -> bool:
+    kind, params = agents.parse_spec(spec)
+    return kind == "nn" or "nn" in (params.get("prior"), params.get("value"))
+
+
+def weights_tag(name: str, n: int, spec: str) -> str:
+    """The first 12 hex digits of the sha256 of the weights `spec` plays with."""
+    model = agents.parse_spec(spec)[1].get("model")
+    path = Path(str(model)) if model is not None else nn.shipped_path(name, n)
+    return nn.file_sha256(path)[:12]
 
 
 def share(records: list[dict], name: str, n: int, spec: str, other: str = "heuristic") -> arena.Estimate:

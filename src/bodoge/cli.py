@@ -1398,7 +1398,11 @@ def train(
         int, typer.Option(callback=_integers(1, 100_000), help="Self-play games per iteration.")
     ] = 40,
     bootstrap: Annotated[
-        str, typer.Option(help="The agent that plays the first iteration's games (every seat).")
+        str,
+        typer.Option(
+            help="The agent that plays the first iteration's games (every seat), or lookahead "
+            "(the teacher who sees every hand: docs/models.md)."
+        ),
     ] = "heuristic",
     bootstrap_games: Annotated[
         int | None,
@@ -1406,7 +1410,10 @@ def train(
     ] = None,
     expert: Annotated[
         str,
-        typer.Option(help="The agent that plays the later iterations, guided by the last network (--guide)."),
+        typer.Option(
+            help="The agent that plays the later iterations, guided by the last network (--guide), or "
+            "lookahead[:rollout=R,temperature=T,bonus=B] (with --bootstrap lookahead)."
+        ),
     ] = "ismcts:iterations=100",
     guide: Annotated[
         str, typer.Option(help="How the expert (an ismcts) uses the network: none, prior, value or both.")
