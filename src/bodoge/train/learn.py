@@ -3,8 +3,8 @@
 The network (see `bodoge.agents.nn`): a ReLU multilayer perceptron trunk and two linear heads. The
 policy head is fitted to the expert's choices by cross-entropy over the legal actions (the others
 masked out), or, from the lookahead teacher, to the heuristic's move shifted toward the moves the
-teacher values higher (cross-entropy against that distribution, `bodoge.train.lookahead`); the value head to the final win shares by cross-entropy against its softmax. Weights
-travel as NumPy arrays, so a model is saved, loaded and played without JAX; JAX runs on whatever
+teacher values higher (cross-entropy against that distribution, `bodoge.train.lookahead`); the value
+head to the final win shares by cross-entropy against its softmax. Weights travel as NumPy arrays, so a model is saved, loaded and played without JAX; JAX runs on whatever
 device it finds (a GPU where `jax[cuda]` is installed, else the CPU).
 """
 

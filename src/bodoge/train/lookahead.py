@@ -18,11 +18,13 @@ improvement step of AWR and MPO). Averaged over many games, a view's fitted poli
 over all the deals the view is consistent with, *as they really occur* among the heuristic's games:
 the belief a search must guess (ISMCTS deals the unseen cards uniformly, or by a model of the others'
 plays) comes here from the games themselves. The bonus keeps the network on the heuristic's move
-where the values only scatter with the hidden cards: a network fitted to the values alone chose among
-moves whose estimates were mostly noise, and lost (docs/models.md). Suphx's "oracle guiding" (Li et
-al. 2020) is the same idea of a teacher with hidden information and a student without.
+where the values only scatter with the hidden cards. Suphx's "oracle guiding" (Li et al. 2020) is the
+same idea of a teacher with hidden information and a student without.
 
-    bodoge train tokkuri --players 3 --bootstrap lookahead --expert lookahead:temperature=0.5,bonus=1
+    bodoge train hangover --players 4 --bootstrap lookahead --expert lookahead:temperature=0.5,bonus=1
+
+Measured (docs/models.md): it taught Hangover's networks no more than the heuristic's own games, and
+Tokkuri's less: where a view leaves the deal open, the teacher's values are mostly the hidden cards.
 """
 
 from __future__ import annotations
