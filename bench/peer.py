@@ -18,7 +18,7 @@ would from the true state.
 
 Printed: our win share with its 95% interval (clustered by deal), the fair share 1/n, "yes" when the
 interval lies above fair, and the mean seconds per move of each side. Runs are kept under
-results/peer/ and resumed.
+results/peer/ and resumed (a network's by the weights it plays with).
 """
 
 from __future__ import annotations
@@ -39,6 +39,7 @@ from bodoge import agents, arena
 from bodoge.core.game import Game
 from bodoge.core.registry import game_class
 from bodoge.rl.openspiel_adapter import BodogeSpielState
+from nn import uses_network, weights_tag  # bench/nn.py
 from search import spiel_bot, spiel_game, spiel_rate  # bench/search.py
 
 
@@ -105,7 +106,10 @@ def main(argv: list[str] | None = None) -> None:
             config = arena.SimConfig(
                 game=name, players=n, agents=[ours] + [peer] * (n - 1), games=games, seed=1
             )
-            out = args.out / f"{name}-{n}p-{ours}-vs-{peer}".replace(":", "_").replace(",", "_")
+            label = f"{name}-{n}p-{ours}-vs-{peer}"
+            if uses_network(ours):  # a retrained model must not resume the old one's games
+                label += f"-{weights_tag(name, n, ours)}"
+            out = args.out / label.replace(":", "_").replace(",", "_").replace("=", "-").replace("/", "_")
             records = arena.run(config, out=out, jobs=args.jobs, resume=True)
             (variant,) = arena.summarize(records, config)["variants"]
             by_agent = {a["agent"]: a for a in variant["agents"]}
