@@ -204,15 +204,14 @@ def test_the_lookahead_teacher_values_each_move_by_playing_it_out_from_the_true_
     legal = state.legal_actions()
     before = state.to_record()
     teacher = Lookahead(game, "lookahead")
-    values = teacher.values(state, legal, random.Random(9))
+    outcomes = teacher.returns(state, legal, random.Random(9))
     assert state.to_record() == before  # the live game is untouched
     luck = random.Random(9).getrandbits(64)
-    me = state.current_player
-    for a, v in zip(legal, values, strict=True):
+    for a, returns in zip(legal, outcomes, strict=True):
         s = state.clone()
         s.apply(a)
-        assert v == play_out(s, quick, random.Random(luck))[me]  # a win share, on the same luck
-    assert all(0 <= v <= 1 for v in values)
+        assert returns == play_out(s, quick, random.Random(luck))  # from the true state, on the same luck
+        assert all(0 <= r <= 1 for r in returns)
 
 
 def test_self_play_with_the_lookahead_records_the_values_of_the_legal_moves() -> None:

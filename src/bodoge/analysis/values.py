@@ -215,13 +215,22 @@ def option_values(
     done = 0
     while done < cap and (done < MIN_DEALS or deadline is None or time.perf_counter() < deadline):
         dealt = sample(rng)
-        luck = rng.getrandbits(64)
-        for a in options:
-            state = dealt.clone()  # every option on the same cards ...
-            state.apply(a)
-            returns[a].append(play_out(state, policy, random.Random(luck))[me])  # ... and the same luck
+        for a, played in zip(options, play_each(dealt, options, policy, rng.getrandbits(64)), strict=True):
+            returns[a].append(played[me])
         done += 1
     return OptionValues(me, options, returns)
+
+
+def play_each(dealt: State, options: list[int], policy: RolloutPolicy | None, luck: int) -> list[list[float]]:
+    """Every option played out to the end from its own clone of `dealt`: every option on the same
+    cards, the same engine chance and the same rollout luck (common random numbers). Every seat's
+    returns, per option."""
+    outcomes = []
+    for a in options:
+        state = dealt.clone()
+        state.apply(a)
+        outcomes.append(play_out(state, policy, random.Random(luck)))
+    return outcomes
 
 
 def play_out(state: State, policy: RolloutPolicy | None, rng: random.Random) -> list[float]:

@@ -34,7 +34,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from bodoge import agents
-from bodoge.analysis.values import Rollout, play_out, rollout_policy
+from bodoge.analysis.values import Rollout, play_each, rollout_policy
 from bodoge.core.game import Game, State
 from bodoge.errors import BadOption
 
@@ -77,25 +77,15 @@ class Teaching:
 
 
 class Lookahead:
-    """The teacher for one game: `values(state, legal, rng)` and `move(state, rng)`."""
+    """The teacher for one game: `returns(state, legal, rng)` and `move(state, rng)`."""
 
     def __init__(self, game: Game, spec: str) -> None:
         self.policy = rollout_policy(game, Teaching.parse(spec).rollout)
 
-    def values(self, state: State, legal: list[int], rng: random.Random) -> list[float]:
-        """The win share of the seat to move after each of `legal`, played out from `state` itself
-        (not a deal guessed from a view) with the same luck for every move."""
-        me = state.current_player
-        assert me is not None
-        luck = rng.getrandbits(64)
-        shares = []
-        for a in legal:
-            s = state.clone()  # every move on the same cards, the same engine chance ...
-            s.apply(a)
-            returns = play_out(s, self.policy, random.Random(luck))  # ... and the same rollout luck
-            total = sum(returns)
-            shares.append(returns[me] / total if total > 0 else 1.0 / len(returns))
-        return shares
+    def returns(self, state: State, legal: list[int], rng: random.Random) -> list[list[float]]:
+        """Every seat's returns after each of `legal`, played out from `state` itself (not a deal
+        guessed from a view) with the same luck for every move."""
+        return play_each(state, legal, self.policy, rng.getrandbits(64))
 
     def move(self, state: State, rng: random.Random) -> Any:
         """The move the game goes on by: the rollout policy's (at random where it is random)."""

@@ -108,7 +108,7 @@ def play(name: str, players: int, options: dict, expert: str, seeds: list[int], 
                 mask[outputs] = True
                 masks.append(mask)
                 if teacher is not None:
-                    values = teacher.values(state, legal, rng)
+                    values = [win_shares_from(r, seat)[0] for r in teacher.returns(state, legal, rng)]
                     q = np.zeros(actions, np.float32)
                     q[outputs] = values
                     valued.append(q)
