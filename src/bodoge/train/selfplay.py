@@ -113,11 +113,10 @@ def play(name: str, players: int, options: dict, expert: str, seeds: list[int], 
                     q[outputs] = values
                     valued.append(q)
                     action = int(teacher.move(state, rng))
-                    chosen.append(outputs[legal.index(action)])
                 else:
                     assert agent is not None
                     action = int(agent.act(game, view, rng))
-                    chosen.append(outputs[legal.index(action)])
+                chosen.append(outputs[legal.index(action)])
                 seats.append(seat)
             else:
                 action = legal[0]
