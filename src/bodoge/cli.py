@@ -1412,9 +1412,18 @@ def train(
         str,
         typer.Option(
             help="The agent that plays the later iterations, guided by the last network (--guide), or "
-            "lookahead[:rollout=R,temperature=T,bonus=B] (with --bootstrap lookahead)."
+            "lookahead[:rollout=R,temperature=T,bonus=B] (with --bootstrap lookahead), or "
+            "ppo[:against=heuristic|self,clip=C,entropy=E] (the network plays and learns from its games' "
+            "outcomes; with --window 1)."
         ),
     ] = "ismcts:iterations=100",
+    start: Annotated[
+        Path | None,
+        typer.Option(
+            help="Start from this model's weights (e.g. a shipped one; the same --hidden) instead of a "
+            "bootstrap iteration."
+        ),
+    ] = None,
     guide: Annotated[
         str, typer.Option(help="How the expert (an ismcts) uses the network: none, prior, value or both.")
     ] = "prior",
@@ -1424,6 +1433,9 @@ def train(
     epochs: Annotated[
         int, typer.Option(callback=_integers(1, 1000), help="Passes over the samples an iteration.")
     ] = 8,
+    lr: Annotated[
+        float, typer.Option(help="Adam's learning rate (above 0, below 1; lower for ppo, e.g. 0.0003).")
+    ] = 1e-3,
     window: Annotated[
         int,
         typer.Option(
@@ -1474,10 +1486,12 @@ def train(
             games=games,
             bootstrap=bootstrap,
             bootstrap_games=bootstrap_games,
+            start=None if start is None else str(start),
             expert=expert,
             guide=guide,
             hidden=widths,
             epochs=epochs,
+            lr=lr,
             window=window,
             eval_deals=eval_deals,
             seed=seed,

@@ -286,3 +286,131 @@ def test_the_lookahead_is_refused_beside_an_agent_and_with_a_bad_rollout() -> No
     for bad in ("temperature=0", "temperature=nan", "temperature=x", "bonus=-1", "bonus=true"):
         with pytest.raises(BadOption, match=r"temperature|bonus"):
             TrainConfig("hangover", 3, bootstrap="lookahead", expert=f"lookahead:{bad}").check()
+
+
+def _tiny_model(tmp_path: Path, game: str = "hangover", players: int = 3) -> Path:
+    """A network of TINY's shape, from one iteration of the heuristic's games."""
+    out = tmp_path / f"start-{game}-{players}"
+    run(TrainConfig(game, players, iterations=1, **TINY), out, plots=False)
+    return out / "model.npz"
+
+
+def test_ppo_records_the_networks_own_moves_and_their_probabilities(tmp_path: Path) -> None:
+    import numpy as np
+
+    from bodoge.train import ppo
+    from bodoge.train.selfplay import Samples
+
+    model = _tiny_model(tmp_path)
+    net = nn.load(model)
+    spec = f"ppo:model={model}"
+    samples = ppo.play("hangover", 3, {}, spec, [7], agent_seed=1)
+    assert samples.kind == "outcomes" and samples.behaviour is not None and samples.q is None
+    assert samples.mask[range(len(samples)), samples.action].all()  # drawn among the legal moves
+    assert samples.mask.sum(axis=1).min() >= 2
+    for i in range(len(samples)):  # the log-probability of the move under the policy that drew it
+        outputs = list(np.flatnonzero(samples.mask[i]))
+        p, _ = net.evaluate(samples.obs[i], outputs)
+        assert abs(float(np.log(p[outputs.index(samples.action[i])])) - samples.behaviour[i]) < 1e-5
+    again = ppo.play("hangover", 3, {}, spec, [7], agent_seed=1)
+    assert (again.action == samples.action).all()  # deterministic for a given seed
+    # against the heuristic one seat (the deal's number modulo n) is the network: its hand alone
+    seats = play("hangover", 3, {}, "heuristic", [7], agent_seed=1)
+    assert len(samples) < len(seats)
+    everyone = ppo.play("hangover", 3, {}, spec + ",against=self", [7], agent_seed=1)
+    assert len(everyone) > len(samples)
+    assert abs(float(everyone.value.sum(axis=1).mean()) - 1) < 1e-6
+    with pytest.raises(ValueError, match="cannot be joined"):
+        Samples.join([samples, seats])
+
+
+def test_ppo_makes_the_moves_that_won_more_than_expected_likelier() -> None:
+    """A bandit: every move drawn at random (behaviour 1/4 each); move 1 wins where the first feature
+    is positive, move 2 where it is not, the others never. PPO's fitted policy takes the winning move of
+    each situation; without the clip's room (clip small, few passes) it moves less."""
+    import numpy as np
+
+    from bodoge.train.learn import fit, init_params
+    from bodoge.train.ppo import Improving
+    from bodoge.train.selfplay import Samples
+
+    rng = np.random.default_rng(0)
+    n, actions = 4000, 4
+    obs = rng.standard_normal((n, 6)).astype(np.float32)
+    mask = np.ones((n, actions), bool)
+    drawn = rng.integers(0, actions, n)
+    first = obs[:, 0] > 0
+    won = np.where(first, drawn == 1, drawn == 2).astype(np.float32)
+    value = np.stack([won, (1 - won) / 2, (1 - won) / 2], axis=1).astype(np.float32)
+    behaviour = np.full(n, np.log(1 / actions), np.float32)
+    data = Samples(obs, mask, drawn.astype(np.int64), value, behaviour=behaviour)
+
+    def policy(improving: Improving, epochs: int) -> np.ndarray:
+        params, metrics = fit(
+            init_params(6, [16], actions, 3, 1), data, epochs, 64, 3e-3, 1, improving=improving
+        )
+        assert metrics["policy_loss"] == metrics["policy_loss"]  # not nan
+        logits = np.maximum(obs @ params["w0"] + params["b0"], 0) @ params["wp"] + params["bp"]
+        p = np.exp(logits - logits.max(axis=1, keepdims=True))
+        return np.asarray(p / p.sum(axis=1, keepdims=True))
+
+    p = policy(Improving(clip=0.5, entropy=0.0), 20)
+    assert (p[first].argmax(axis=1) == 1).mean() > 0.9 and (p[~first].argmax(axis=1) == 2).mean() > 0.9
+    timid = policy(Improving(clip=0.02, entropy=0.0), 1)
+    assert timid[first, 1].mean() < p[first, 1].mean()
+    with pytest.raises(ValueError, match="ppo's settings"):
+        fit(init_params(6, [16], actions, 3, 1), data, 1, 64, 3e-3, 1)
+
+
+def test_a_ppo_run_starts_from_a_model_learns_from_its_own_games_and_resumes(tmp_path: Path) -> None:
+    start = _tiny_model(tmp_path)
+    settings = {**TINY, "games": 3, "expert": "ppo", "window": 1, "start": str(start)}
+    out = tmp_path / "ppo"
+    first = run(TrainConfig("hangover", 3, iterations=1, **settings), out, plots=False)
+    assert first[0]["expert"] == f"ppo:model={start}"  # no bootstrap: the start model plays
+    assert first[0]["games"] == 3
+    history = run(TrainConfig("hangover", 3, iterations=2, **settings), out, resume=True, plots=False)
+    assert history[1]["expert"] == f"ppo:model={out / 'models/iter-001.npz'}"
+    assert history[1]["samples"] == history[1]["new_samples"]  # its own policy's games only
+    card = json.loads((out / "model.json").read_text())
+    assert card["training"]["method"].startswith("ppo") and card["training"]["start"] == str(start)
+    game = bodoge.make("hangover", 3)
+    nn.load(out / "model.npz").check(game)
+    # from nothing: the heuristic's games first, then the network's own
+    scratch = run(
+        TrainConfig("hangover", 3, iterations=2, **{**settings, "start": None}), tmp_path / "s", plots=False
+    )
+    assert [h["expert"].split(":")[0] for h in scratch] == ["heuristic", "ppo"]
+
+
+def test_ppo_and_start_are_refused_where_they_cannot_work(tmp_path: Path) -> None:
+    start = _tiny_model(tmp_path)
+    ok = {"expert": "ppo", "window": 1, "hidden": [8]}
+    TrainConfig("hangover", 3, **ok).check()
+    with pytest.raises(BadOption, match="its own policy's games only"):
+        TrainConfig("hangover", 3, **{**ok, "window": 3}).check()
+    with pytest.raises(BadOption, match="no model="):
+        TrainConfig("hangover", 3, **{**ok, "expert": f"ppo:model={start}"}).check()
+    with pytest.raises(BadOption, match="needs a network to play"):
+        TrainConfig("hangover", 3, **{**ok, "bootstrap": "ppo"}).check()
+    for bad in ("against=random", "clip=0", "clip=2", "entropy=-1", "entropy=x", "depth=1"):
+        with pytest.raises(BadOption, match=r"against|clip|entropy|unknown parameter"):
+            TrainConfig("hangover", 3, **{**ok, "expert": f"ppo:{bad}"}).check()
+    with pytest.raises(BadOption, match="hidden layers of --start: 8"):
+        TrainConfig("hangover", 3, **{**ok, "hidden": [16], "start": str(start)}).check()
+    with pytest.raises(BadOption, match=r"missing\.npz"):
+        TrainConfig("hangover", 3, **{**ok, "start": str(tmp_path / "missing.npz")}).check()
+    with pytest.raises(BadOption):  # a model of another game
+        TrainConfig("tottarot", 3, **{**ok, "start": str(start)}).check()
+    result = CliRunner().invoke(
+        app,
+        ["train", "hangover", "-p", "3", "--expert", "ppo", "--window", "2", "--out", str(tmp_path / "x")],
+    )
+    assert result.exit_code == 2 and "window" in result.output
+    assert not (tmp_path / "x").exists()
+    for lr in ("0", "1", "nan", "-0.1"):
+        result = CliRunner().invoke(
+            app, ["train", "hangover", "-p", "3", "--lr", lr, "--out", str(tmp_path / "x")]
+        )
+        assert result.exit_code == 2 and "lr" in result.output, lr
+    assert not (tmp_path / "x").exists()

@@ -8,13 +8,16 @@ Each iteration:
    first network learns from many games); the later ones use `expert` (default a short ISMCTS),
    guided by the network of the iteration before as `guide` says (`prior=nn`, `value=nn`, both);
 2. **learning**: the network is fitted on the samples of the last `window` iterations: its policy to
-   the expert's choices, its value to the final win shares (`learn`, JAX);
+   the expert's choices, its value to the final win shares (`learn`, JAX); or, with `--expert ppo`,
+   the network plays the games itself and learns from their outcomes (`ppo`);
 3. **measuring**: `nn` (its best move) against n − 1 heuristics on `eval_deals` fixed deals, each
    played once with the network in every seat; its win share with a 95% interval over deals.
 
 Every iteration ends with a checkpoint in `out` (the model of that iteration, its samples, the
-history), so an interrupted run continues with `resume`. The run writes `model.npz` + `model.json`
-(the latest model and its card), `report.md`, `report.html` and the plots.
+history), so an interrupted run continues with `resume`. A run may start from the weights of a model
+(`start`, e.g. a shipped one): its first iteration is then played by the expert, with no bootstrap.
+The run writes `model.npz` + `model.json` (the latest model and its card), `report.md`,
+`report.html` and the plots.
 """
 
 from __future__ import annotations
@@ -39,7 +42,9 @@ from bodoge.arena.match import play_match
 from bodoge.arena.stats import clustered_mean_ci
 from bodoge.core.game import Game
 from bodoge.errors import BadOption
+from bodoge.train import ppo
 from bodoge.train.lookahead import Teaching, is_lookahead
+from bodoge.train.ppo import Improving, is_ppo
 from bodoge.train.selfplay import Samples, play
 
 CHECKPOINT_FORMAT = "bodoge-train/1"
@@ -71,9 +76,10 @@ class TrainConfig:
     seed: int = 1
     options: dict[str, Any] = field(default_factory=dict)
     bootstrap_games: int | None = None  # games of the first iteration (default: `games`)
+    start: str | None = None  # a model whose weights the run starts from (no bootstrap iteration)
 
     def games_of(self, iteration: int) -> int:
-        if iteration == 1 and self.bootstrap_games is not None:
+        if iteration == 1 and self.start is None and self.bootstrap_games is not None:
             return self.bootstrap_games
         return self.games
 
@@ -110,8 +116,31 @@ class TrainConfig:
                 "lookahead for both --bootstrap and --expert, or for neither",
                 "a network learns either the teacher's values or an agent's choices",
             )
+        if is_ppo(self.bootstrap):
+            raise BadOption(
+                "bootstrap",
+                self.bootstrap,
+                "an agent or lookahead",
+                "ppo needs a network to play: --expert ppo",
+            )
+        if is_ppo(self.expert):
+            if Improving.parse(self.expert).model is not None:
+                raise BadOption(
+                    "expert",
+                    self.expert,
+                    ppo.FORM,
+                    "the network that plays is the last iteration's (--start for the first): no model=",
+                )
+            if self.window != 1:
+                raise BadOption(
+                    "window", self.window, "1 with --expert ppo", "it learns from its own policy's games only"
+                )
+        if self.start is not None:
+            self._check_start(game)
         for key in ("bootstrap", "expert"):
             spec = getattr(self, key)
+            if is_ppo(spec):
+                continue
             if is_lookahead(spec):
                 rollout_policy(game, Teaching.parse(spec).rollout)  # BadOption: a bad setting or policy
                 continue
@@ -123,11 +152,29 @@ class TrainConfig:
                 check(game)
         return game
 
+    def _check_start(self, game: Game) -> None:
+        """BadOption unless `start` is a model for `game` with the run's hidden layers."""
+        if not isinstance(self.start, str) or not self.start.strip():
+            raise BadOption("start", self.start, "the path of a model's .npz")
+        model = nn.model_for(game, self.start)  # BadOption: missing, corrupt, another game or observation
+        widths = [w.shape[1] for w, _ in model.trunk]
+        if widths != list(self.hidden):
+            raise BadOption(
+                "hidden",
+                ",".join(map(str, self.hidden)),
+                f"the hidden layers of --start: {','.join(map(str, widths))}",
+            )
+
     def expert_of(self, iteration: int, model: Path | None) -> str:
-        """The spec that plays iteration `iteration` (1-based), guided by `model` (the last one)."""
-        if iteration == 1 or model is None:
+        """The spec that plays iteration `iteration` (1-based), guided by `model` (the last one; for
+        the first, `start`, if any: then there is no bootstrap)."""
+        if model is None and iteration == 1 and self.start is not None:
+            model = Path(self.start)
+        if model is None:
             return self.bootstrap
         spec = self.expert
+        if is_ppo(spec):
+            return spec + ("," if ":" in spec else ":") + f"model={model}"
         if self.guide == "none" or agents.parse_spec(spec)[0] != "ismcts":
             return spec
         extra = {"prior": ["prior=nn"], "value": ["value=nn"], "both": ["prior=nn", "value=nn"]}[self.guide]
@@ -136,6 +183,14 @@ class TrainConfig:
 
 def method(guide: str, expert: str = "") -> str:
     """How a run learns, in words, for the model card."""
+    if is_ppo(expert):
+        against = Improving.parse(expert).against
+        return (
+            "ppo: the network plays (drawing its moves) against "
+            + ("the heuristic in every other seat" if against == "heuristic" else "itself")
+            + "; its policy is fitted by PPO to its games' win shares less its value's expectation, "
+            f"the value predicts the final win shares ({expert})"
+        )
     if is_lookahead(expert):
         return (
             "lookahead: the policy fits the heuristic's move shifted toward the moves that a teacher "
@@ -177,15 +232,16 @@ def strength(game: Game, spec: str, deals: int, seed: int) -> dict[str, Any]:
 
 
 def _play_chunks(config: TrainConfig, expert: str, seeds: list[int], jobs: int) -> Samples:
+    play_games = ppo.play if is_ppo(expert) else play
     if jobs <= 1 or len(seeds) < 2:
-        return play(config.game, config.players, config.options, expert, seeds, config.seed)
+        return play_games(config.game, config.players, config.options, expert, seeds, config.seed)
     from concurrent.futures import ProcessPoolExecutor
 
     chunks = [seeds[i::jobs] for i in range(jobs)]
     with ProcessPoolExecutor(jobs) as pool:
         parts = list(
             pool.map(
-                play,
+                play_games,
                 *zip(
                     *[
                         (config.game, config.players, config.options, expert, chunk, config.seed)
@@ -278,6 +334,8 @@ def run(
                 target.unlink()
     out.mkdir(parents=True, exist_ok=True)
     obs_size = int(np.prod(game.observation_shape))
+    if params is None and config.start is not None:
+        params = _weights(Path(config.start))
     if params is None:
         params = init_params(obs_size, config.hidden, nn.policy_size(game), game.num_players, config.seed)
     for iteration in range(len(history) + 1, config.iterations + 1):
@@ -300,6 +358,7 @@ def run(
         if on_step:
             on_step(f"learning ({len(data):,} decisions)", iteration, config.iterations)
         teaching = Teaching.parse(config.expert) if is_lookahead(config.expert) else None
+        improving = Improving.parse(config.expert) if data.kind == "outcomes" else None
         params, metrics = fit(
             params,
             data,
@@ -308,6 +367,7 @@ def run(
             float(config.lr),
             config.seed + iteration,
             teaching=teaching,
+            improving=improving,
         )
         learned = time.perf_counter()
         model_rel = f"models/iter-{iteration:03d}.npz"
@@ -385,6 +445,7 @@ def _card(
             if last
             else [*(h["games"] for h in done), config.games_of(iteration)],
             "bootstrap": config.bootstrap,
+            "start": config.start,
             "expert": config.expert,
             "guide": config.guide,
             "last_expert": expert,

@@ -3,8 +3,9 @@
 The network (see `bodoge.agents.nn`): a ReLU multilayer perceptron trunk and two linear heads. The
 policy head is fitted to the expert's choices by cross-entropy over the legal actions (the others
 masked out), or, from the lookahead teacher, to the heuristic's move shifted toward the moves the
-teacher values higher (cross-entropy against that distribution, `bodoge.train.lookahead`); the value
-head to the final win shares by cross-entropy against its softmax. Weights travel as NumPy arrays, so a model is saved, loaded and played without JAX; JAX runs on whatever
+teacher values higher (cross-entropy against that distribution, `bodoge.train.lookahead`), or, from the
+network's own games, by PPO's clipped objective (`bodoge.train.ppo`); the value head to the final win
+shares by cross-entropy against its softmax. Weights travel as NumPy arrays, so a model is saved, loaded and played without JAX; JAX runs on whatever
 device it finds (a GPU where `jax[cuda]` is installed, else the CPU).
 """
 
@@ -16,6 +17,7 @@ import numpy as np
 
 from bodoge.errors import BodogeError
 from bodoge.train.lookahead import Teaching
+from bodoge.train.ppo import Improving
 from bodoge.train.selfplay import Samples
 
 Params = dict[str, np.ndarray]
@@ -56,13 +58,20 @@ def _losses(
     action: Any,
     value: Any,
     q: Any,
+    behaviour: Any,
     depth: int,
     bonus: float,
     temperature: float,
+    clip: float = 0.2,
+    entropy: float = 0.0,
 ) -> Any:
     """Policy loss, value loss and the share of decisions whose best logit is the target's best move.
-    `q` is None for samples of choices (the target is the expert's `action`), else the lookahead's
-    values (the target is `action`, the heuristic's move, given `bonus`, shifted by value / `temperature`)."""
+    For samples of choices (`q` and `behaviour` None) the target is the expert's `action`; for the
+    lookahead's values (`q`) it is `action`, the heuristic's move, given `bonus`, shifted by value /
+    `temperature`; for the network's own games (`behaviour`: the log-probability of `action` when it
+    was drawn) the loss is PPO's: the ratio of the move's probability now to then, clipped to 1 ±
+    `clip`, times its advantage (the decider's win share less the value head's expectation, normalised
+    over the batch), less `entropy` times the policy's entropy."""
     import jax
     import jax.numpy as jnp
 
@@ -71,7 +80,17 @@ def _losses(
         h = jax.nn.relu(h @ params[f"w{i}"] + params[f"b{i}"])
     logits = jnp.where(mask, h @ params["wp"] + params["bp"], -1e9)
     logp = jax.nn.log_softmax(logits)
-    if q is None:
+    logv = jax.nn.log_softmax(h @ params["wv"] + params["bv"])
+    if behaviour is not None:
+        expected = jnp.exp(logv[:, 0])
+        advantage = jax.lax.stop_gradient(value[:, 0] - expected)
+        advantage = (advantage - advantage.mean()) / (advantage.std() + 1e-6)
+        ratio = jnp.exp(jnp.take_along_axis(logp, action[:, None], axis=1)[:, 0] - behaviour)
+        surrogate = jnp.minimum(ratio * advantage, jnp.clip(ratio, 1 - clip, 1 + clip) * advantage)
+        spread = -jnp.where(mask, jnp.exp(logp) * logp, 0.0).sum(axis=1)
+        policy_loss = -surrogate.mean() - entropy * spread.mean()
+        best = action
+    elif q is None:
         policy_loss = -jnp.take_along_axis(logp, action[:, None], axis=1).mean()
         best = action
     else:
@@ -80,7 +99,6 @@ def _losses(
         policy_loss = -(target * jnp.where(mask, logp, 0.0)).sum(axis=1).mean()
         best = jnp.argmax(target, axis=1)
     accuracy = (jnp.argmax(logits, axis=1) == best).mean()
-    logv = jax.nn.log_softmax(h @ params["wv"] + params["bv"])
     value_loss = -(value * logv).sum(axis=1).mean()
     return policy_loss, value_loss, accuracy
 
@@ -94,11 +112,13 @@ def fit(
     seed: int,
     holdout: float = 0.1,
     teaching: Teaching | None = None,
+    improving: Improving | None = None,
     weight_decay: float = 1e-4,
 ) -> tuple[Params, dict[str, float]]:
     """Train `params` on `data` for `epochs` (Adam with weight decay), keeping `holdout` of the
-    samples aside to measure; `teaching`: the lookahead's settings, for samples of its values. Returns
-    the new weights and the final losses (train and held out)."""
+    samples aside to measure; `teaching`: the lookahead's settings, for samples of its values;
+    `improving`: ppo's, for samples of the network's own games. Returns the new weights and the final
+    losses (train and held out)."""
     jax = require_jax()
     import jax.numpy as jnp
     import optax
@@ -114,22 +134,31 @@ def fit(
 
     if data.q is not None and teaching is None:
         raise ValueError("samples of the lookahead's values need its settings (teaching)")
+    if data.behaviour is not None and improving is None:
+        raise ValueError("samples of the network's own games need ppo's settings (improving)")
     bonus, temperature = (teaching.bonus, teaching.temperature) if teaching is not None else (0.0, 1.0)
+    clip, entropy = (improving.clip, improving.entropy) if improving is not None else (0.2, 0.0)
 
-    def loss_fn(p: Any, o: Any, m: Any, a: Any, v: Any, q: Any) -> Any:
-        pl, vl, _ = _losses(p, o, m, a, v, q, depth, bonus, temperature)
+    def losses(p: Any, o: Any, m: Any, a: Any, v: Any, q: Any, b: Any) -> Any:
+        return _losses(p, o, m, a, v, q, b, depth, bonus, temperature, clip, entropy)
+
+    def loss_fn(p: Any, o: Any, m: Any, a: Any, v: Any, q: Any, b: Any) -> Any:
+        pl, vl, _ = losses(p, o, m, a, v, q, b)
         return pl + vl
 
     @jax.jit
-    def step(p: Any, state: Any, o: Any, m: Any, a: Any, v: Any, q: Any) -> Any:
-        loss, grads = jax.value_and_grad(loss_fn)(p, o, m, a, v, q)
+    def step(p: Any, state: Any, o: Any, m: Any, a: Any, v: Any, q: Any, b: Any) -> Any:
+        loss, grads = jax.value_and_grad(loss_fn)(p, o, m, a, v, q, b)
         updates, state = tx.update(grads, state, p)
         return optax.apply_updates(p, updates), state, loss
 
-    measure = jax.jit(lambda p, o, m, a, v, q: _losses(p, o, m, a, v, q, depth, bonus, temperature))
+    measure = jax.jit(losses)
 
     def q_of(part: np.ndarray) -> np.ndarray | None:
         return None if data.q is None else data.q[part]
+
+    def behaviour_of(part: np.ndarray) -> np.ndarray | None:
+        return None if data.behaviour is None else data.behaviour[part]
 
     def evaluate(idx: np.ndarray) -> tuple[float, float, float]:
         if len(idx) == 0:
@@ -137,7 +166,15 @@ def fit(
         totals = np.zeros(3)
         for s in range(0, len(idx), 4096):
             part = idx[s : s + 4096]
-            out = measure(p, data.obs[part], data.mask[part], data.action[part], data.value[part], q_of(part))
+            out = measure(
+                p,
+                data.obs[part],
+                data.mask[part],
+                data.action[part],
+                data.value[part],
+                q_of(part),
+                behaviour_of(part),
+            )
             totals += np.asarray([float(x) for x in out]) * len(part)
         pl, vl, acc = totals / len(idx)
         return float(pl), float(vl), float(acc)
@@ -149,7 +186,14 @@ def fit(
         for s in range(0, len(perm) - size + 1, size):
             part = perm[s : s + size]
             p, state, _ = step(
-                p, state, data.obs[part], data.mask[part], data.action[part], data.value[part], q_of(part)
+                p,
+                state,
+                data.obs[part],
+                data.mask[part],
+                data.action[part],
+                data.value[part],
+                q_of(part),
+                behaviour_of(part),
             )
     train_pl, train_vl, train_acc = evaluate(train)
     test_pl, test_vl, test_acc = evaluate(test)

@@ -28,51 +28,71 @@ class Samples:
     shares of the seats relative to the decider
     (float32, N × n). From the lookahead teacher also `q`: each legal output's value, the decider's win
     share after that move (float32, N × P, 0 where not legal); its `action` is then the move the game
-    went on by (the rollout policy's, the heuristic's)."""
+    went on by (the rollout policy's, the heuristic's). From the network's own games (`ppo`) also
+    `behaviour`: the log-probability of `action` under the policy that drew it (float32, N)."""
 
     obs: np.ndarray
     mask: np.ndarray
     action: np.ndarray
     value: np.ndarray
     q: np.ndarray | None = None
+    behaviour: np.ndarray | None = None
 
     def __len__(self) -> int:
         return int(self.action.shape[0])
 
     @classmethod
-    def empty(cls, obs_size: int, actions: int, players: int, valued: bool = False) -> Samples:
+    def empty(
+        cls, obs_size: int, actions: int, players: int, valued: bool = False, played: bool = False
+    ) -> Samples:
         return cls(
             np.zeros((0, obs_size), np.float32),
             np.zeros((0, actions), bool),
             np.zeros(0, np.int64),
             np.zeros((0, players), np.float32),
             np.zeros((0, actions), np.float32) if valued else None,
+            np.zeros(0, np.float32) if played else None,
         )
+
+    @property
+    def kind(self) -> str:
+        """What the samples teach: an expert's `choices`, the lookahead's `values`, or the network's
+        own `outcomes` (ppo)."""
+        return "values" if self.q is not None else "outcomes" if self.behaviour is not None else "choices"
 
     @classmethod
     def join(cls, parts: list[Samples]) -> Samples:
-        valued = {p.q is not None for p in parts}
-        if len(valued) > 1:  # TrainConfig.check refuses such runs: a network learns choices or values
-            raise ValueError("samples of choices and of values cannot be joined")
+        kinds = {p.kind for p in parts}
+        if len(kinds) > 1:  # TrainConfig.check refuses such runs: each kind is learned its own way
+            raise ValueError(f"samples of {' and of '.join(sorted(kinds))} cannot be joined")
+
+        def joined(key: str) -> np.ndarray | None:
+            arrays = [getattr(p, key) for p in parts]
+            return None if any(a is None for a in arrays) else np.concatenate(arrays)
+
         return cls(
             np.concatenate([p.obs for p in parts]),
             np.concatenate([p.mask for p in parts]),
             np.concatenate([p.action for p in parts]),
             np.concatenate([p.value for p in parts]),
-            np.concatenate([p.q for p in parts if p.q is not None]) if valued == {True} else None,
+            joined("q"),
+            joined("behaviour"),
         )
 
     def arrays(self) -> dict[str, np.ndarray]:
         out = {"obs": self.obs, "mask": self.mask, "action": self.action, "value": self.value}
         if self.q is not None:
             out["q"] = self.q
+        if self.behaviour is not None:
+            out["behaviour"] = self.behaviour
         return out
 
     @classmethod
     def load(cls, path: Any) -> Samples:
         with np.load(path) as data:
             q = data["q"] if "q" in data.files else None
-            return cls(data["obs"], data["mask"], data["action"], data["value"], q)
+            behaviour = data["behaviour"] if "behaviour" in data.files else None
+            return cls(data["obs"], data["mask"], data["action"], data["value"], q, behaviour)
 
 
 def win_shares_from(returns: list[float], seat: int) -> list[float]:

@@ -1,0 +1,139 @@
+"""Learning from the games' outcomes (`--expert ppo`): the network plays, and the moves of the games it
+did better in than its value head expected become likelier.
+
+The other teachers (a search, the heuristic, the lookahead) can only take a network to their own level:
+imitating a teacher stops at or below it (docs/models.md). This one has no teacher. Each iteration the
+last network (or `--start`) plays `--games` games, drawing every move from its policy; each decision's
+advantage is the decider's final win share less what the value head expected of the position; the
+policy is fitted by proximal policy optimisation (PPO, Schulman et al. 2017: the probability ratio of
+a move to the policy that played it clipped to 1 ± `clip`, so the passes over one iteration's games
+cannot move the policy far) with an entropy bonus, and the value head, as always, to the win shares.
+
+    bodoge train tokkuri --players 3 --start runs/tokkuri-3p/model.npz \
+      --expert ppo:against=heuristic --games 2000 --window 1 --epochs 4
+
+`against`: who sits at the other seats. `heuristic` (the default): one seat is the network (the deal's
+number modulo n, so every seat in turn) and the others the game's heuristic: the network learns to beat
+the players `nn`'s target is measured against, no more (a best response to them, not to everyone).
+`self`: every seat is the network (self-play). Only the network's own decisions are recorded.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+
+import numpy as np
+
+import bodoge
+from bodoge import agents
+from bodoge.agents import nn
+from bodoge.agents.base import legal_ids
+from bodoge.errors import BadOption
+from bodoge.train.selfplay import Samples, win_shares_from
+
+NAME = "ppo"
+FORM = "ppo or ppo:against=heuristic|self,clip=C,entropy=E"
+AGAINST = ("heuristic", "self")
+
+
+def is_ppo(spec: str) -> bool:
+    return isinstance(spec, str) and agents.parse_spec(spec)[0] == NAME
+
+
+@dataclass(frozen=True)
+class Improving:
+    """A ppo spec's settings: who plays the other seats (`against`), the ratio's `clip` and the weight
+    of the policy's entropy in the loss (`entropy`); `model`: the network that plays (the run adds it:
+    the last iteration's)."""
+
+    against: str = "heuristic"
+    clip: float = 0.2
+    entropy: float = 0.01
+    model: str | None = None
+
+    @classmethod
+    def parse(cls, spec: str) -> Improving:
+        """The settings of a ppo spec (BadOption naming what is wrong)."""
+        _, params = agents.parse_spec(spec)
+        unknown = sorted(set(params) - {"against", "clip", "entropy", "model"})
+        if unknown:
+            raise BadOption("expert", spec, FORM, f"unknown parameter {unknown[0]!r}")
+        against = params.get("against", cls.against)
+        if against not in AGAINST:
+            raise BadOption("against", against, ", ".join(AGAINST))
+        clip, entropy = params.get("clip", cls.clip), params.get("entropy", cls.entropy)
+        if isinstance(clip, bool) or not isinstance(clip, int | float) or not 0.01 <= clip <= 1:
+            raise BadOption("clip", clip, "a number from 0.01 to 1")
+        if isinstance(entropy, bool) or not isinstance(entropy, int | float) or not 0 <= entropy <= 1:
+            raise BadOption("entropy", entropy, "a number from 0 to 1")
+        model = params.get("model")
+        if model is not None and (not isinstance(model, str) or not model.strip()):
+            raise BadOption("model", model, "the path of a model's .npz")
+        return cls(str(against), float(clip), float(entropy), model)
+
+
+def draw(p: np.ndarray, rng: random.Random) -> int:
+    """An index drawn from the probabilities `p` with `rng` (deterministic for a given rng)."""
+    r, acc = rng.random(), 0.0
+    for i, w in enumerate(p.tolist()):
+        acc += w
+        if r < acc:
+            return i
+    return len(p) - 1
+
+
+def play(name: str, players: int, options: dict, spec: str, seeds: list[int], agent_seed: int) -> Samples:
+    """One game per seed, the network of `spec` drawing its moves; its decisions with more than one
+    legal action, with the log-probability of the move drawn (`Samples.behaviour`)."""
+    settings = Improving.parse(spec)
+    if settings.model is None:
+        raise ValueError("a ppo iteration needs the network that plays (model=)")
+    game = bodoge.make(name, players, **options)
+    model = nn.model_for(game, settings.model)
+    other = agents.make("heuristic")
+    n, actions = game.num_players, nn.policy_size(game)
+    parts = []
+    for seed in seeds:
+        state = game.new_state(seed=seed)
+        rng = random.Random(f"{agent_seed}:{seed}")
+        ours = set(range(n)) if settings.against == "self" else {seed % n}
+        obs, masks, chosen, logp, seats = [], [], [], [], []
+        while state.current_player is not None:
+            seat = state.current_player
+            view = state.lazy_view(seat)
+            legal = legal_ids(view)
+            if seat not in ours:
+                action = other.act(game, view, rng)
+            elif len(legal) == 1:
+                action = legal[0]
+            else:
+                seen = nn.readable(view)
+                x = nn.observe(game, seen)
+                outputs = model.outputs(game, seen, legal)
+                p, _ = model.evaluate(x, outputs)
+                i = draw(p, rng)
+                mask = np.zeros(actions, bool)
+                mask[outputs] = True
+                obs.append(x)
+                masks.append(mask)
+                chosen.append(outputs[i])
+                logp.append(np.log(max(float(p[i]), 1e-12)))
+                seats.append(seat)
+                action = legal[i]
+            state.apply(action, seat=seat)
+        if not chosen:
+            continue
+        returns = state.returns()
+        parts.append(
+            Samples(
+                np.stack(obs),
+                np.stack(masks),
+                np.asarray(chosen, np.int64),
+                np.asarray([win_shares_from(returns, s) for s in seats], np.float32),
+                behaviour=np.asarray(logp, np.float32),
+            )
+        )
+    if not parts:
+        return Samples.empty(int(np.prod(game.observation_shape)), actions, n, played=True)
+    return Samples.join(parts)
