@@ -374,6 +374,9 @@ def test_a_ppo_run_starts_from_a_model_learns_from_its_own_games_and_resumes(tmp
     assert history[1]["samples"] == history[1]["new_samples"]  # its own policy's games only
     card = json.loads((out / "model.json").read_text())
     assert card["training"]["method"].startswith("ppo") and card["training"]["start"] == str(start)
+    begun = json.loads(start.with_suffix(".json").read_text())
+    assert card["training"]["started_from"]["sha256"] == begun["sha256"]  # the whole training, told
+    assert card["training"]["started_from"]["training"]["bootstrap"] == "heuristic"
     game = bodoge.make("hangover", 3)
     nn.load(out / "model.npz").check(game)
     # from nothing: the heuristic's games first, then the network's own

@@ -418,6 +418,15 @@ def _weights(path: Path) -> dict[str, np.ndarray]:
         return {k: np.asarray(data[k], np.float32) for k in data.files}
 
 
+def started_from(start: str | None) -> dict[str, Any] | None:
+    """What the card of the model a run started from says of it (its checksum, how it was trained and
+    how strong it was), so that a card tells the whole training; None without `start`."""
+    if start is None:
+        return None
+    card = nn.load(start).card
+    return {key: card.get(key) for key in ("sha256", "training", "strength")}
+
+
 def _card(
     config: TrainConfig,
     game: Game,
@@ -446,6 +455,7 @@ def _card(
             else [*(h["games"] for h in done), config.games_of(iteration)],
             "bootstrap": config.bootstrap,
             "start": config.start,
+            "started_from": started_from(config.start),
             "expert": config.expert,
             "guide": config.guide,
             "last_expert": expert,

@@ -8,6 +8,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from bodoge.arena.html import page
+from bodoge.train.lookahead import is_lookahead
+from bodoge.train.ppo import is_ppo
 
 if TYPE_CHECKING:
     from bodoge.train import TrainConfig
@@ -48,20 +50,40 @@ def _windows_text(config: TrainConfig, history: list[dict[str, Any]]) -> str:
     return f"{w0} iteration{'s' if w0 != 1 else ''} (iterations {its(a0, b0)}), then {later}"
 
 
+def _games_text(config: TrainConfig) -> str:
+    """Who played the self-play games, and from what the network started."""
+    if is_ppo(config.expert):
+        later = f"by the network itself (`{config.expert}`), learning from their outcomes"
+    elif is_lookahead(config.expert) or config.guide == "none" or not config.expert.startswith("ismcts"):
+        later = f"by `{config.expert}`"
+    else:
+        later = f"by `{config.expert}` guided by the network ({config.guide})"
+    if config.start is not None:
+        return f"from the weights of `{config.start}`, {config.games} self-play games an iteration {later}"
+    return f"{config.games_of(1)} self-play games played by `{config.bootstrap}` first, then {config.games} an iteration {later}"
+
+
 def markdown(config: TrainConfig, history: list[dict[str, Any]], plots: bool) -> str:
     n = config.players
     lines = [
         f"# Training report: {config.game}, {n} players",
         "",
-        f"Expert iteration, {len(history)} of {config.iterations} iterations done, "
-        f"{config.games_of(1)} self-play games played by `{config.bootstrap}` first, then {config.games} an "
-        f"iteration by `{config.expert}` "
-        f"guided by the network ({config.guide}); network {config.hidden} (ReLU) with policy and value "
-        f"heads, {config.epochs} epochs an iteration on the samples of the last {_windows_text(config, history)}.",
+        f"{len(history)} of {config.iterations} iterations done, {_games_text(config)}; network "
+        f"{config.hidden} (ReLU) with policy and value heads, {config.epochs} epochs an iteration on the "
+        f"samples of the last {_windows_text(config, history)}.",
         "",
         f"Strength: `nn` (its best move) in one seat against {n - 1} `heuristic`, {config.eval_deals} deals "
         f"each played with it in every seat; win share with its 95% interval over deals; fair = {1 / n:.3f}.",
         "",
+        *(
+            [
+                "With ppo the accuracy is the share of decisions whose best move is the one the network "
+                "drew, and the policy loss PPO's (negative where it gained).",
+                "",
+            ]
+            if is_ppo(config.expert)
+            else []
+        ),
         "| iteration | samples (new) | policy loss (held out) | accuracy (held out) | value loss (held out) "
         "| win share vs heuristic | CPU s |",
         "|---|---|---|---|---|---|---|",
