@@ -5,8 +5,9 @@ policy head is fitted to the expert's choices by cross-entropy over the legal ac
 masked out), or, from the lookahead teacher, to the heuristic's move shifted toward the moves the
 teacher values higher (cross-entropy against that distribution, `bodoge.train.lookahead`), or, from the
 network's own games, by PPO's clipped objective (`bodoge.train.ppo`); the value head to the final win
-shares by cross-entropy against its softmax. Weights travel as NumPy arrays, so a model is saved, loaded and played without JAX; JAX runs on whatever
-device it finds (a GPU where `jax[cuda]` is installed, else the CPU).
+shares by cross-entropy against its softmax. Weights travel as NumPy arrays, so a model is saved,
+loaded and played without JAX; JAX runs on whatever device it finds (a GPU where `jax[cuda]` is
+installed, else the CPU).
 """
 
 from __future__ import annotations

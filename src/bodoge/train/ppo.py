@@ -73,16 +73,6 @@ class Improving:
         return cls(str(against), float(clip), float(entropy), model)
 
 
-def draw(p: np.ndarray, rng: random.Random) -> int:
-    """An index drawn from the probabilities `p` with `rng` (deterministic for a given rng)."""
-    r, acc = rng.random(), 0.0
-    for i, w in enumerate(p.tolist()):
-        acc += w
-        if r < acc:
-            return i
-    return len(p) - 1
-
-
 def play(name: str, players: int, options: dict, spec: str, seeds: list[int], agent_seed: int) -> Samples:
     """One game per seed, the network of `spec` drawing its moves; its decisions with more than one
     legal action, with the log-probability of the move drawn (`Samples.behaviour`)."""
@@ -112,7 +102,7 @@ def play(name: str, players: int, options: dict, spec: str, seeds: list[int], ag
                 x = nn.observe(game, seen)
                 outputs = model.outputs(game, seen, legal)
                 p, _ = model.evaluate(x, outputs)
-                i = draw(p, rng)
+                i = legal.index(nn.choose(p, legal, 1.0, rng))  # drawn from the policy itself
                 mask = np.zeros(actions, bool)
                 mask[outputs] = True
                 obs.append(x)
