@@ -463,6 +463,7 @@ def _card(
             if last
             else sum(h["new_samples"] for h in done) + new_samples,
             "epochs": config.epochs,
+            "lr": config.lr,
             "window": config.window,
             "windows": [h["window"] for h in done] if last else [*(h["window"] for h in done), config.window],
             "seed": config.seed,
