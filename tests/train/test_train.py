@@ -417,3 +417,21 @@ def test_ppo_and_start_are_refused_where_they_cannot_work(tmp_path: Path) -> Non
         )
         assert result.exit_code == 2 and "lr" in result.output, lr
     assert not (tmp_path / "x").exists()
+
+
+def test_self_play_in_processes_plays_the_same_games() -> None:
+    """--jobs splits the deals among spawned processes (not forked: JAX's threads are running by
+    then); the decisions are the same, in another order."""
+    import numpy as np
+
+    from bodoge.train import _play_chunks
+
+    config = TrainConfig("hangover", 3, **TINY)
+    one = _play_chunks(config, "heuristic", [3, 4, 5], jobs=1)
+    two = _play_chunks(config, "heuristic", [3, 4, 5], jobs=2)
+    assert len(one) == len(two) > 0
+
+    assert sorted(map(bytes, np.concatenate([one.obs, one.value], axis=1))) == sorted(
+        map(bytes, np.concatenate([two.obs, two.value], axis=1))
+    )
+    assert sorted(one.action.tolist()) == sorted(two.action.tolist())

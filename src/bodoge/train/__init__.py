@@ -235,10 +235,12 @@ def _play_chunks(config: TrainConfig, expert: str, seeds: list[int], jobs: int) 
     play_games = ppo.play if is_ppo(expert) else play
     if jobs <= 1 or len(seeds) < 2:
         return play_games(config.game, config.players, config.options, expert, seeds, config.seed)
+    import multiprocessing
     from concurrent.futures import ProcessPoolExecutor
 
     chunks = [seeds[i::jobs] for i in range(jobs)]
-    with ProcessPoolExecutor(jobs) as pool:
+    # spawned, not forked: this process has started JAX's threads by now, and a fork copies their locks
+    with ProcessPoolExecutor(jobs, mp_context=multiprocessing.get_context("spawn")) as pool:
         parts = list(
             pool.map(
                 play_games,
