@@ -155,11 +155,11 @@ def fit(
 
     measure = jax.jit(losses)
 
-    def q_of(part: np.ndarray) -> np.ndarray | None:
-        return None if data.q is None else data.q[part]
-
-    def behaviour_of(part: np.ndarray) -> np.ndarray | None:
-        return None if data.behaviour is None else data.behaviour[part]
+    def samples(part: np.ndarray) -> tuple[np.ndarray | None, ...]:
+        """The samples `part` as `losses` takes them (after the weights)."""
+        q = None if data.q is None else data.q[part]
+        behaviour = None if data.behaviour is None else data.behaviour[part]
+        return data.obs[part], data.mask[part], data.action[part], data.value[part], q, behaviour
 
     def evaluate(idx: np.ndarray) -> tuple[float, float, float]:
         if len(idx) == 0:
@@ -167,15 +167,7 @@ def fit(
         totals = np.zeros(3)
         for s in range(0, len(idx), 4096):
             part = idx[s : s + 4096]
-            out = measure(
-                p,
-                data.obs[part],
-                data.mask[part],
-                data.action[part],
-                data.value[part],
-                q_of(part),
-                behaviour_of(part),
-            )
+            out = measure(p, *samples(part))
             totals += np.asarray([float(x) for x in out]) * len(part)
         pl, vl, acc = totals / len(idx)
         return float(pl), float(vl), float(acc)
@@ -186,16 +178,7 @@ def fit(
         perm = shuffle.permutation(train)
         for s in range(0, len(perm) - size + 1, size):
             part = perm[s : s + size]
-            p, state, _ = step(
-                p,
-                state,
-                data.obs[part],
-                data.mask[part],
-                data.action[part],
-                data.value[part],
-                q_of(part),
-                behaviour_of(part),
-            )
+            p, state, _ = step(p, state, *samples(part))
     train_pl, train_vl, train_acc = evaluate(train)
     test_pl, test_vl, test_acc = evaluate(test)
     out = {k: np.asarray(v, np.float32) for k, v in p.items()}
