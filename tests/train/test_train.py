@@ -374,6 +374,11 @@ def test_a_ppo_run_starts_from_a_model_learns_from_its_own_games_and_resumes(tmp
     assert history[1]["samples"] == history[1]["new_samples"]  # its own policy's games only
     card = json.loads((out / "model.json").read_text())
     assert card["training"]["method"].startswith("ppo") and card["training"]["start"] == str(start)
+    last = json.loads((out / "models/iter-002.json").read_text())  # an iteration's card is final too
+    assert last["strength"] == history[1]["strength"]
+    final, iteration = nn.load(out / "model.npz"), nn.load(out / "models/iter-002.npz")
+    assert all((a == b).all() for a, b in zip(final.trunk[0], iteration.trunk[0], strict=True))
+    assert last["training"]["cpu_seconds"] == round(sum(h["cpu_seconds"] for h in history), 1)
     begun = json.loads(start.with_suffix(".json").read_text())
     assert card["training"]["started_from"]["sha256"] == begun["sha256"]  # the whole training, told
     assert card["training"]["started_from"]["training"]["bootstrap"] == "heuristic"

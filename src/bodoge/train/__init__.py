@@ -399,6 +399,7 @@ def run(
         }
         history.append(entry)
         final = _card(config, game, history, iteration, len(fresh), expert)
+        nn.save(out / model_rel, params, final)  # its card now with its own time and strength
         nn.save(out / "model.npz", params, final)
         _write_json(
             out / "checkpoint.json",
