@@ -30,7 +30,7 @@ from bodoge import agents
 from bodoge.agents import nn
 from bodoge.agents.base import legal_ids
 from bodoge.errors import BadOption
-from bodoge.train.selfplay import Samples, win_shares_from
+from bodoge.train.selfplay import Samples
 
 NAME = "ppo"
 FORM = "ppo or ppo:against=heuristic|self,clip=C,entropy=E"
@@ -88,7 +88,7 @@ def play(name: str, players: int, options: dict, spec: str, seeds: list[int], ag
         state = game.new_state(seed=seed)
         rng = random.Random(f"{agent_seed}:{seed}")
         ours = set(range(n)) if settings.against == "self" else {seed % n}
-        obs, masks, chosen, logp, seats = [], [], [], [], []
+        obs, legals, chosen, logp, seats = [], [], [], [], []
         while state.current_player is not None:
             seat = state.current_player
             view = state.lazy_view(seat)
@@ -103,27 +103,17 @@ def play(name: str, players: int, options: dict, spec: str, seeds: list[int], ag
                 outputs = model.outputs(game, seen, legal)
                 p, _ = model.evaluate(x, outputs)
                 i = legal.index(nn.choose(p, legal, 1.0, rng))  # drawn from the policy itself
-                mask = np.zeros(actions, bool)
-                mask[outputs] = True
                 obs.append(x)
-                masks.append(mask)
+                legals.append(outputs)
                 chosen.append(outputs[i])
-                logp.append(np.log(max(float(p[i]), 1e-12)))
+                logp.append(float(np.log(max(float(p[i]), 1e-12))))
                 seats.append(seat)
                 action = legal[i]
             state.apply(action, seat=seat)
-        if not chosen:
-            continue
-        returns = state.returns()
-        parts.append(
-            Samples(
-                np.stack(obs),
-                np.stack(masks),
-                np.asarray(chosen, np.int64),
-                np.asarray([win_shares_from(returns, s) for s in seats], np.float32),
-                behaviour=np.asarray(logp, np.float32),
+        if chosen:
+            parts.append(
+                Samples.of_game(obs, legals, chosen, seats, state.returns(), actions, behaviour=logp)
             )
-        )
     if not parts:
         return Samples.empty(int(np.prod(game.observation_shape)), actions, n, played=True)
     return Samples.join(parts)

@@ -54,6 +54,33 @@ class Samples:
             np.zeros(0, np.float32) if played else None,
         )
 
+    @classmethod
+    def of_game(
+        cls,
+        obs: list[np.ndarray],
+        outputs: list[list[int]],
+        chosen: list[int],
+        seats: list[int],
+        returns: list[float],
+        size: int,
+        q: list[np.ndarray] | None = None,
+        behaviour: list[float] | None = None,
+    ) -> Samples:
+        """One game's decisions, recorded as they came: each one's observation, the policy outputs of
+        its legal actions (of `size` outputs), the output chosen and the seat deciding; the win shares
+        from the game's final `returns`; the lookahead's values or the drawn moves' log-probabilities."""
+        mask = np.zeros((len(outputs), size), bool)
+        for row, legal in enumerate(outputs):
+            mask[row, legal] = True
+        return cls(
+            np.stack(obs),
+            mask,
+            np.asarray(chosen, np.int64),
+            np.asarray([win_shares_from(returns, s) for s in seats], np.float32),
+            None if q is None else np.stack(q),
+            None if behaviour is None else np.asarray(behaviour, np.float32),
+        )
+
     @property
     def kind(self) -> str:
         """What the samples teach: an expert's `choices`, the lookahead's `values`, or the network's
@@ -115,7 +142,7 @@ def play(name: str, players: int, options: dict, expert: str, seeds: list[int], 
     for seed in seeds:
         state = game.new_state(seed=seed)
         rng = random.Random(f"{agent_seed}:{seed}")
-        obs, masks, chosen, seats, valued = [], [], [], [], []
+        obs, legals, chosen, seats, valued = [], [], [], [], []
         while state.current_player is not None:
             seat = state.current_player
             view = state.lazy_view(seat)
@@ -124,9 +151,7 @@ def play(name: str, players: int, options: dict, expert: str, seeds: list[int], 
                 seen = readable(view)  # read once for the tensor and the policy outputs
                 obs.append(observe(game, seen))
                 outputs = policy_indices(game, seen, legal)
-                mask = np.zeros(actions, bool)
-                mask[outputs] = True
-                masks.append(mask)
+                legals.append(outputs)
                 if teacher is not None:
                     values = [win_shares_from(r, seat)[0] for r in teacher.returns(state, legal, rng)]
                     q = np.zeros(actions, np.float32)
@@ -141,18 +166,9 @@ def play(name: str, players: int, options: dict, expert: str, seeds: list[int], 
             else:
                 action = legal[0]
             state.apply(action, seat=seat)
-        returns = state.returns()
-        if not chosen:
-            continue
-        parts.append(
-            Samples(
-                np.stack(obs),
-                np.stack(masks),
-                np.asarray(chosen, np.int64),
-                np.asarray([win_shares_from(returns, s) for s in seats], np.float32),
-                np.stack(valued) if teacher is not None else None,
-            )
-        )
+        if chosen:
+            by_teacher = valued if teacher is not None else None
+            parts.append(Samples.of_game(obs, legals, chosen, seats, state.returns(), actions, q=by_teacher))
     if not parts:
         return Samples.empty(int(np.prod(game.observation_shape)), actions, n, valued=teacher is not None)
     return Samples.join(parts)
