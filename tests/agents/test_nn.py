@@ -168,6 +168,8 @@ def test_spec_errors_are_clear(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) 
         agents.make("nn:temperature=-1")
     with pytest.raises(BadOption, match="model"):
         agents.make(f"nn:model={tmp_path / 'missing.npz'}")
+    with pytest.raises(BadOption, match="too long"):  # a path the system cannot look up at all
+        nn.load(tmp_path / ("a" * 5000 + ".npz"))
     with pytest.raises(BadOption, match="parameters that nn takes"):
         agents.make("nn:depth=3")
     with pytest.raises(BadOption, match="3, 4 players") as info:

@@ -175,7 +175,11 @@ def policy_indices(game: Game, view: Mapping[str, Any], actions: list[int]) -> l
 def load(path: str | Path) -> Model:
     """The model at `path` (its .npz; the card is the .json beside it). BadOption if either is
     missing or unreadable, or the weights do not match the checksum on the card."""
-    return _load(str(Path(path).expanduser().resolve()))
+    try:
+        return _load(str(Path(path).expanduser().resolve()))
+    except OSError as exc:  # a path the system cannot even look up: too long, a loop of links …
+        allowed = "the path of a model's .npz with its .json card beside it"
+        raise BadOption("model", str(path), allowed, exc.strerror or str(exc)) from None
 
 
 @functools.lru_cache(maxsize=32)
