@@ -446,7 +446,9 @@ function renderBoardPanel() {
     : null;
   panel.hidden = !drawn;
   const stateBox = document.getElementById("state-box");
-  stateBox.hidden = !(DEBUG || !drawn); // the raw view: only with ?debug (or for a game without a board)
+  // The raw view: only with ?debug, or for a game without a board. Before the first view comes there
+  // is nothing to show either way (it flashed in before, between "live" and the first view).
+  stateBox.hidden = !(DEBUG || (view && !drawn));
   if (drawn && !stateBox.dataset.folded) {
     stateBox.open = false;
     stateBox.dataset.folded = "1";
