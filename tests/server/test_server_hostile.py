@@ -139,14 +139,24 @@ def seat_ws(client: TestClient, table_id: str, token: str | None) -> Iterator[tu
         yield ws, ws_until(ws, lambda m: m["type"] == "view")[-1]
 
 
+def small_segments(sock: socket.socket) -> socket.socket:
+    """The socket, asking (before it connects) for segments of at most 1,400 bytes, as on an Ethernet
+    link: the server then sends it many segments per window, never one that the window cannot take
+    (loopback's own segment size is 64 KiB, as large as the small windows of these tests)."""
+    sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_MAXSEG, 1400)
+    return sock
+
+
 def small_window_socket(server: ThreadServer, table_id: str) -> ClientConnection:
     """A websocket whose client reads as little as it can: a small TCP receive window and a
     one-message queue, so that what the server sends it backs up into the server.
 
-    Not a window of a few KiB: then the window falls below the server's segment size, and Linux's
-    TCP can stall for good (seen: 2.8 MB unsent behind a window of 1,902 bytes, the client reading
-    and getting nothing), so the close never arrives, whatever the server does."""
-    sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+    The window must stay well above the server's segment size, or Linux's TCP can stall for good
+    (seen: 2.8 MB unsent behind a window of 1,902 bytes, the client reading and getting nothing; and
+    with a 64 KiB buffer, on loopback's 64 KiB segments, both sides backing off to 120 s between
+    tries, the client blocked in its send), so the close never arrives, whatever the server does.
+    Hence a small segment size (`small_segments`) beside the small window."""
+    sock = small_segments(socket.socket(socket.AF_INET, socket.SOCK_STREAM))
     sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 65536)  # before connecting: sets the window
     sock.connect(("127.0.0.1", server.port))
     return connect(
@@ -171,7 +181,7 @@ def masked_frame(text: str) -> bytes:
 def raw_websocket(server: ThreadServer, table_id: str) -> socket.socket:
     """A websocket on a bare socket with a receive window of a few KiB, after its handshake: no
     library reads it in the background, so it can take nothing at all from the server."""
-    sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+    sock = small_segments(socket.socket(socket.AF_INET, socket.SOCK_STREAM))
     sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
     sock.settimeout(20)
     sock.connect(("127.0.0.1", server.port))
