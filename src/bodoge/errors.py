@@ -2,7 +2,25 @@
 
 from __future__ import annotations
 
-from typing import Any
+import math
+from typing import Any, TypeGuard
+
+
+def is_int_in(value: Any, low: int, high: int) -> TypeGuard[int]:
+    """Whether `value` is an integer from `low` to `high`. A bool is not, though Python counts it
+    one: `true` in a JSON message or `True` in a call is a mistake, not the number 1."""
+    return isinstance(value, int) and not isinstance(value, bool) and low <= value <= high
+
+
+def is_number_in(value: Any, low: float, high: float) -> TypeGuard[int | float]:
+    """Whether `value` is a finite number (an int or a float, not a bool, NaN or an infinity) from
+    `low` to `high`; `high` may be `math.inf`, for no bound above."""
+    return (
+        isinstance(value, int | float)
+        and not isinstance(value, bool)
+        and math.isfinite(value)
+        and low <= value <= high
+    )
 
 
 class BodogeError(Exception):

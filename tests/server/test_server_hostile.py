@@ -1580,6 +1580,8 @@ def test_seat_names_with_control_or_bidi_characters_are_refused(tmp_path: Path) 
         ("open_tables", 10**9),
         ("idle_timeout", float("inf")),
         ("work_timeout", float("nan")),
+        ("away_grace", True),  # not 1 second: a bool is not a number here
+        ("max_body", True),
         ("allow_origins", [""]),
     ],
 )

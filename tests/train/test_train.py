@@ -406,6 +406,9 @@ def test_ppo_and_start_are_refused_where_they_cannot_work(tmp_path: Path) -> Non
             TrainConfig("hangover", 3, **{**ok, "expert": f"ppo:{bad}"}).check()
     with pytest.raises(BadOption, match="hidden layers of --start: 8"):
         TrainConfig("hangover", 3, **{**ok, "hidden": [16], "start": str(start)}).check()
+    for hidden in ([True], [8, 2.0], [0]):  # from Python: a bool is no layer width (True was taken for 1)
+        with pytest.raises(BadOption, match="hidden"):
+            TrainConfig("hangover", 3, **{**ok, "hidden": hidden}).check()
     with pytest.raises(BadOption, match=r"missing\.npz"):
         TrainConfig("hangover", 3, **{**ok, "start": str(tmp_path / "missing.npz")}).check()
     with pytest.raises(BadOption):  # a model of another game

@@ -47,7 +47,7 @@ from typing import Any, TypeVar
 from bodoge.agents.base import legal_ids
 from bodoge.agents.heuristic import QuickPolicy, heuristic_policy, quick_in_search, quick_policy
 from bodoge.core.game import Game, State
-from bodoge.errors import BadOption
+from bodoge.errors import BadOption, is_int_in, is_number_in
 
 
 class Policy(StrEnum):
@@ -172,21 +172,13 @@ class ISMCTSAgent:
         value: str = Value.ROLLOUT,
         model: str | None = None,
     ) -> None:
-        if iterations is not None and (
-            isinstance(iterations, bool)
-            or not isinstance(iterations, int)
-            or not 1 <= iterations <= MAX_ITERATIONS
-        ):
+        if iterations is not None and not is_int_in(iterations, 1, MAX_ITERATIONS):
             raise BadOption("iterations", iterations, f"an integer from 1 to {MAX_ITERATIONS}")
-        if seconds is not None and (
-            isinstance(seconds, bool)
-            or not isinstance(seconds, int | float)
-            or not 0 < seconds <= MAX_SECONDS
-        ):
+        if seconds is not None and (not is_number_in(seconds, 0, MAX_SECONDS) or seconds == 0):
             raise BadOption("seconds", seconds, f"a number of seconds above 0, at most {MAX_SECONDS:g}")
         if iterations is None and seconds is None:
             iterations, seconds = DEFAULT_ITERATIONS, DEFAULT_SECONDS
-        if isinstance(c, bool) or not isinstance(c, int | float) or not 0 <= c < math.inf:
+        if not is_number_in(c, 0, math.inf):
             raise BadOption("c", c, "a finite number ≥ 0")
         self.rollout = _mode(Policy, "rollout", rollout, ROLLOUTS)
         self.opponents = _mode(Policy, "opponents", opponents)
@@ -204,9 +196,7 @@ class ISMCTSAgent:
             self.horizon = Horizon(horizon)
         else:
             raise BadOption("horizon", horizon, "auto, end, round, or a number of actions ≥ 1")
-        if not nn_prior and (
-            isinstance(prior, bool) or not isinstance(prior, int | float) or not 0 <= prior <= 1
-        ):
+        if not nn_prior and not is_number_in(prior, 0, 1):
             raise BadOption("prior", prior, "a weight from 0 to 1, or nn (the network's policy)")
         if model is not None and (not isinstance(model, str) or not model.strip()):
             raise BadOption("model", model, "the path of a model's .npz (default: the shipped model)")
@@ -217,7 +207,7 @@ class ISMCTSAgent:
             from bodoge.agents import nn
 
             nn.load(model)  # a missing or corrupt file fails now
-        if isinstance(z, bool) or not isinstance(z, int | float) or not 0 <= z < math.inf:
+        if not is_number_in(z, 0, math.inf):
             raise BadOption("z", z, "a finite number of standard errors ≥ 0")
         self.iterations = iterations
         self.seconds = None if seconds is None else float(seconds)

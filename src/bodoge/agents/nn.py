@@ -42,7 +42,7 @@ import numpy as np
 
 from bodoge.agents.base import legal_ids
 from bodoge.core.game import Game, LazyView, State
-from bodoge.errors import BadOption
+from bodoge.errors import BadOption, is_number_in
 
 MODEL_FORMAT = "bodoge-model/1"
 MODELS = Path(__file__).parent / "models"  # the shipped models (package data)
@@ -334,12 +334,7 @@ class NNAgent:
     def __init__(self, model: str | None = None, temperature: float = 0.0) -> None:
         if model is not None and (not isinstance(model, str) or not model.strip()):
             raise BadOption("model", model, "the path of a model's .npz (default: the shipped model)")
-        if (
-            isinstance(temperature, bool)
-            or not isinstance(temperature, int | float)
-            or not 0 <= temperature <= MAX_TEMPERATURE
-            or math.isnan(temperature)
-        ):
+        if not is_number_in(temperature, 0, MAX_TEMPERATURE):
             raise BadOption(
                 "temperature", temperature, f"a number from 0 (the best move) to {MAX_TEMPERATURE:g}"
             )

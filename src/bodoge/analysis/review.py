@@ -31,7 +31,7 @@ import bodoge
 from bodoge.agents.heuristic import heuristic_policy
 from bodoge.analysis.values import Budget, Deal, Rollout, option_values, rollout_name, rollout_policy
 from bodoge.core.game import Game, State
-from bodoge.errors import BadOption, BadRecord, BodogeError
+from bodoge.errors import BadOption, BadRecord, BodogeError, is_int_in
 
 REVIEW_FORMAT = "bodoge-review/1"
 DEFAULT_DEALS = 24  # where the playouts use a quick policy (a few ms each)
@@ -94,7 +94,7 @@ def check_seats(seats: Sequence[int] | None, players: int) -> list[int]:
     if isinstance(seats, str | bytes) or not isinstance(seats, Sequence) or not seats:
         raise BadOption("seats", seats, allowed)
     for seat in seats:
-        if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < players:
+        if not is_int_in(seat, 0, players - 1):
             raise BadOption("seats", list(seats), allowed, f"the game has {players} players")
     if len(set(seats)) != len(seats):
         raise BadOption("seats", list(seats), allowed, "a seat is given twice")
@@ -297,11 +297,11 @@ def review_records(
     deal: str = Deal.LIKELY,
 ) -> list[dict[str, Any]]:
     """Review every record (see `review_record`); all their decisions share the workers."""
-    if isinstance(jobs, bool) or not isinstance(jobs, int) or not 1 <= jobs <= MAX_JOBS:
+    if not is_int_in(jobs, 1, MAX_JOBS):
         raise BadOption("jobs", jobs, f"an integer from 1 to {MAX_JOBS}")
     if backend not in ("pool", "ray"):
         raise BadOption("backend", backend, "pool or ray")
-    if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed <= bodoge.core.game.MAX_SEED:
+    if not is_int_in(seed, 0, bodoge.core.game.MAX_SEED):
         raise BadOption("seed", seed, f"an integer from 0 to {bodoge.core.game.MAX_SEED}")
     if len(records) > MAX_RECORDS:
         raise BadOption("records", len(records), f"at most {MAX_RECORDS} records in one review")

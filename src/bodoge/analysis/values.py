@@ -31,7 +31,7 @@ from typing import Any
 from bodoge.agents.base import legal_ids
 from bodoge.agents.heuristic import heuristic_policy, quick_policy
 from bodoge.core.game import Game, State
-from bodoge.errors import BadOption
+from bodoge.errors import BadOption, is_int_in
 
 MIN_DEALS = 2  # the fewest deals that give a spread, hence an interval
 MAX_DEALS = 10_000  # per decision: minutes for one decision of a long game
@@ -68,9 +68,7 @@ class Budget:
 
     def __post_init__(self) -> None:
         deals, seconds = self.deals, self.seconds
-        if deals is not None and (
-            isinstance(deals, bool) or not isinstance(deals, int) or not MIN_DEALS <= deals <= MAX_DEALS
-        ):
+        if deals is not None and not is_int_in(deals, MIN_DEALS, MAX_DEALS):
             raise BadOption(
                 "iterations", deals, f"an integer from {MIN_DEALS} to {MAX_DEALS} (deals per decision)"
             )

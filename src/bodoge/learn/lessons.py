@@ -26,7 +26,7 @@ from bodoge.core.game import State
 from bodoge.core.records import replay
 from bodoge.core.registry import games as game_names
 from bodoge.core.text import LANGUAGES
-from bodoge.errors import BadOption, BadRecord, BodogeError, IllegalAction
+from bodoge.errors import BadOption, BadRecord, BodogeError, IllegalAction, is_int_in
 
 #: The lessons that ship with bodoge (written by hand, one file per game).
 PACKAGED = Path(__file__).parent / "lessons"
@@ -211,7 +211,7 @@ def parse_lesson(game: str, raw: Any, where: str = "lesson") -> Lesson:
         raise LessonError(f"{where}: setup does not replay: {exc}") from None
     seat = raw["seat"]
     players = state.game.num_players
-    if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < players:
+    if not is_int_in(seat, 0, players - 1):
         raise LessonError(
             f"{where}: seat is the learner's seat, an integer from 0 to {players - 1}, not {seat!r:.40}"
         )

@@ -36,6 +36,7 @@ from fastapi.exceptions import RequestValidationError
 from pydantic import BaseModel, ValidationError
 
 from bodoge.core.options import valid_text
+from bodoge.errors import is_int_in, is_number_in
 
 Scope = MutableMapping[str, Any]
 Message = MutableMapping[str, Any]
@@ -86,11 +87,11 @@ class Limits:
             ("review_queue", 10**4),
         ):
             value = getattr(self, name)
-            if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= most:
+            if not is_int_in(value, 1, most):
                 raise ValueError(f"{name} is an integer from 1 to {most}")
         for name in ("idle_timeout", "work_timeout", "unstarted_timeout", "away_grace", "review_timeout"):
             value = getattr(self, name)
-            if not (isinstance(value, int | float) and math.isfinite(value) and 0 < value <= 10**9):
+            if not is_number_in(value, 0, 10**9) or value == 0:
                 raise ValueError(f"{name} is a number of seconds above 0, at most {10**9}")
         for origin in self.allow_origins:
             if origin != "*" and not origin.startswith(("http://", "https://")):

@@ -41,7 +41,7 @@ from bodoge.analysis.values import rollout_policy
 from bodoge.arena.match import play_match
 from bodoge.arena.stats import clustered_mean_ci
 from bodoge.core.game import Game
-from bodoge.errors import BadOption
+from bodoge.errors import BadOption, is_int_in
 from bodoge.train import ppo
 from bodoge.train.lookahead import Teaching, is_lookahead
 from bodoge.train.ppo import Improving, is_ppo
@@ -101,9 +101,9 @@ class TrainConfig:
                 MAX_GAMES,
             ),
         ):
-            if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
+            if not is_int_in(value, low, high):
                 raise BadOption(name, value, f"an integer from {low} to {high}")
-        if not self.hidden or not all(isinstance(h, int) and 1 <= h <= 4096 for h in self.hidden):
+        if not self.hidden or not all(is_int_in(h, 1, 4096) for h in self.hidden):
             raise BadOption("hidden", self.hidden, "layer widths from 1 to 4096, e.g. 128,128")
         if not isinstance(self.lr, float | int) or not 0 < self.lr < 1:
             raise BadOption("lr", self.lr, "a learning rate above 0 and below 1")
@@ -285,7 +285,7 @@ def run(
     """Train as `config` says into `out` (see the module docstring) and return the history, one dict
     per iteration. `on_step(what, iteration, iterations)` is called as each phase starts."""
     game = config.check()
-    if isinstance(jobs, bool) or not isinstance(jobs, int) or not 1 <= jobs <= 256:
+    if not is_int_in(jobs, 1, 256):
         raise BadOption("jobs", jobs, "an integer from 1 to 256")
     from bodoge.train.learn import fit, init_params, require_jax
 

@@ -36,7 +36,7 @@ from typing import Any
 from bodoge import agents
 from bodoge.analysis.values import Rollout, play_each, rollout_policy
 from bodoge.core.game import Game, State
-from bodoge.errors import BadOption
+from bodoge.errors import BadOption, is_number_in
 
 NAME = "lookahead"
 FORM = "lookahead or lookahead:rollout=R,temperature=T,bonus=B"
@@ -67,11 +67,9 @@ class Teaching:
         if not isinstance(kind, str) or kind not in tuple(Rollout):
             raise BadOption("rollout", kind, ", ".join(Rollout))
         temperature, bonus = params.get("temperature", cls.temperature), params.get("bonus", cls.bonus)
-        if isinstance(temperature, bool) or not isinstance(temperature, int | float):
+        if not is_number_in(temperature, 0.01, 100):
             raise BadOption("temperature", temperature, "a number from 0.01 to 100")
-        if not 0.01 <= temperature <= 100:
-            raise BadOption("temperature", temperature, "a number from 0.01 to 100")
-        if isinstance(bonus, bool) or not isinstance(bonus, int | float) or not 0 <= bonus <= 100:
+        if not is_number_in(bonus, 0, 100):
             raise BadOption("bonus", bonus, "a number from 0 to 100")
         return cls(kind, float(temperature), float(bonus))
 

@@ -29,7 +29,7 @@ import bodoge
 from bodoge import agents
 from bodoge.agents import nn
 from bodoge.agents.base import legal_ids
-from bodoge.errors import BadOption
+from bodoge.errors import BadOption, is_number_in
 from bodoge.train.selfplay import Samples
 
 NAME = "ppo"
@@ -63,9 +63,9 @@ class Improving:
         if against not in AGAINST:
             raise BadOption("against", against, ", ".join(AGAINST))
         clip, entropy = params.get("clip", cls.clip), params.get("entropy", cls.entropy)
-        if isinstance(clip, bool) or not isinstance(clip, int | float) or not 0.01 <= clip <= 1:
+        if not is_number_in(clip, 0.01, 1):
             raise BadOption("clip", clip, "a number from 0.01 to 1")
-        if isinstance(entropy, bool) or not isinstance(entropy, int | float) or not 0 <= entropy <= 1:
+        if not is_number_in(entropy, 0, 1):
             raise BadOption("entropy", entropy, "a number from 0 to 1")
         model = params.get("model")
         if model is not None and (not isinstance(model, str) or not model.strip()):

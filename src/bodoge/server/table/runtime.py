@@ -28,7 +28,7 @@ from typing import TYPE_CHECKING, Any
 
 from bodoge.core.game import Game, State
 from bodoge.core.registry import game_class
-from bodoge.errors import BodogeError
+from bodoge.errors import BodogeError, is_int_in
 from bodoge.server.cluster import NoOwner
 from bodoge.server.storage import Append, TableRow
 from bodoge.server.table.bots import DEFAULT_STANDIN, TableBots
@@ -423,7 +423,7 @@ class TableRuntime:
         try:
             if what == "rematch":
                 return {"next_table": await self.rematch(str(message.get("creator") or ""))}
-            if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < self.row.players:
+            if not is_int_in(seat, 0, self.row.players - 1):
                 raise ActionError("malformed", "no such seat")
             if what == "action":
                 seq = message.get("seq")
