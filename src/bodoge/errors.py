@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+import sys
 from typing import Any, TypeGuard
 
 
@@ -14,13 +15,12 @@ def is_int_in(value: Any, low: int, high: int) -> TypeGuard[int]:
 
 def is_number_in(value: Any, low: float, high: float) -> TypeGuard[int | float]:
     """Whether `value` is a finite number (an int or a float, not a bool, NaN or an infinity) from
-    `low` to `high`; `high` may be `math.inf`, for no bound above."""
-    return (
-        isinstance(value, int | float)
-        and not isinstance(value, bool)
-        and math.isfinite(value)
-        and low <= value <= high
-    )
+    `low` to `high`; `high` may be `math.inf`, for no bound above. Finite as a float: the callers
+    keep it as one, so an int past the largest float (`9` × 400) is refused here, not an
+    OverflowError later (nor in `math.isfinite`, which raises on it)."""
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        return False
+    return abs(value) <= sys.float_info.max and not math.isnan(value) and low <= value <= high
 
 
 class BodogeError(Exception):
