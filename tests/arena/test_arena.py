@@ -13,6 +13,7 @@ from report_names import assert_every_name_defined
 import bodoge
 from bodoge import arena
 from bodoge.arena import SimConfig
+from bodoge.arena.runner import MAX_GAMES
 from bodoge.errors import BadOption
 
 TINY = "bodoge_tinygame:TinyGame"
@@ -164,6 +165,22 @@ def test_bad_configurations_are_refused_before_any_game() -> None:
         arena.run(tiny_config(agents=["random", "random", "clever"]))
     with pytest.raises(BadOption):
         arena.run(tiny_config(), backend="spark")
+
+
+@pytest.mark.parametrize(
+    ("field", "value"),
+    [("games", 0), ("games", True), ("games", 2.0), ("games", MAX_GAMES + 1), ("seed", -1), ("seed", False)],
+)
+def test_a_count_out_of_range_or_not_an_integer_is_refused(field: str, value: object) -> None:
+    settings: dict[str, Any] = {"games": 3, "seed": 1, field: value}
+    with pytest.raises(BadOption, match=field):
+        SimConfig(game=TINY, players=3, agents=["random"] * 3, **settings)
+
+
+@pytest.mark.parametrize("jobs", [0, True, 1.5, "2", 10**9])
+def test_jobs_out_of_range_or_not_an_integer_is_refused(jobs: object) -> None:
+    with pytest.raises(BadOption, match="jobs"):
+        arena.run(tiny_config(), jobs=jobs)  # type: ignore[arg-type]
 
 
 def test_interrupting_the_pool_keeps_finished_games(tmp_path: Path) -> None:

@@ -53,7 +53,7 @@ from bodoge.agents.base import Agent
 from bodoge.arena.match import play_match
 from bodoge.arena.metrics import end_reason, game_metrics
 from bodoge.core.game import MAX_SEED, Game
-from bodoge.errors import BadOption, BadRecord, BodogeError
+from bodoge.errors import BadOption, BadRecord, BodogeError, is_int_in
 
 RUN_FORMAT = "bodoge-sim/1"
 CHUNK_SECONDS = 2.0
@@ -103,9 +103,9 @@ class SimConfig:
             raise BadOption("agents", self.agents, "a list of agent specs")
         if len(self.agents) != self.players:
             raise BadOption("agents", ",".join(self.agents), f"one agent spec per seat ({self.players})")
-        if not _is_int(self.games) or not 1 <= self.games <= MAX_GAMES:
+        if not is_int_in(self.games, 1, MAX_GAMES):
             raise BadOption("games", self.games, f"an integer from 1 to {MAX_GAMES}")
-        if not _is_int(self.seed) or not 0 <= self.seed <= MAX_SEED:
+        if not is_int_in(self.seed, 0, MAX_SEED):
             raise BadOption("seed", self.seed, f"an integer from 0 to {MAX_SEED}")
         if not self.variants:
             self.variants = [{}]
@@ -398,6 +398,9 @@ def _out_problem(out: Path) -> str:
 
 
 def _is_int(value: Any) -> bool:
+    """Whether `value` is an integer, not a bool: for the fields whose range is judged later, with
+    a message that says of what (a record's variant and index, against the run's); a bounded one
+    is `is_int_in`."""
     return isinstance(value, int) and not isinstance(value, bool)
 
 
@@ -526,7 +529,7 @@ def run(
     """
     if backend not in ("pool", "ray"):
         raise BadOption("backend", backend, "pool or ray")
-    if not _is_int(jobs) or not 1 <= jobs <= MAX_JOBS:
+    if not is_int_in(jobs, 1, MAX_JOBS):
         raise BadOption("jobs", jobs, f"an integer from 1 to {MAX_JOBS}")
     made = config.check()
     if backend == "ray":
