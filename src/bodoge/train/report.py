@@ -109,18 +109,21 @@ def draw(out: Path, config: TrainConfig, history: list[dict[str, Any]]) -> None:
     import matplotlib.pyplot as plt
 
     its = [h["iteration"] for h in history]
+    ppo = is_ppo(config.expert)
     fig, ax = plt.subplots(1, 2, figsize=(9, 3.4))
     ax[0].plot(its, [h["policy_loss"] for h in history], "o-", label="policy (train)")
     ax[0].plot(its, [h["heldout_policy_loss"] for h in history], "o--", label="policy (held out)")
     ax[0].plot(its, [h["value_loss"] for h in history], "s-", label="value (train)")
     ax[0].plot(its, [h["heldout_value_loss"] for h in history], "s--", label="value (held out)")
     ax[0].set_xlabel("iteration")
-    ax[0].set_ylabel("cross-entropy")
+    # PPO's policy loss is its clipped surrogate (negative where it gained), not a cross-entropy, and
+    # it has no expert to agree with: the right panel is then how often its best move was the one drawn.
+    ax[0].set_ylabel("loss (policy: PPO's; value: cross-entropy)" if ppo else "cross-entropy")
     ax[0].legend(fontsize=7)
     ax[1].plot(its, [h["accuracy"] for h in history], "o-", label="train")
     ax[1].plot(its, [h["heldout_accuracy"] for h in history], "o--", label="held out")
     ax[1].set_xlabel("iteration")
-    ax[1].set_ylabel("agrees with the expert")
+    ax[1].set_ylabel("best move = the move drawn" if ppo else "agrees with the expert")
     ax[1].legend(fontsize=7)
     fig.suptitle(f"{config.game}, {config.players} players: learning curves")
     fig.tight_layout()
