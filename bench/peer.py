@@ -67,8 +67,17 @@ class SpielAgent:
         simulations = max(1, round(self._rate[key] * self.seconds))
         start = time.perf_counter()
         state = BodogeSpielState(sgame, game.sample_state(view, rng))
-        bot = spiel_bot(sgame, simulations, rng.getrandbits(32))
-        action = int(bot.step(state))
+        seed = rng.getrandbits(32)
+        while True:
+            try:
+                action = int(spiel_bot(sgame, simulations, seed).step(state))
+                break
+            except AssertionError:
+                # OpenSpiel's ISMCTS asserts that a legal move of the real state was visited; with a
+                # handful of simulations (its rate falls on a loaded machine) none may be. Give it more.
+                if simulations > 10_000:
+                    raise
+                simulations *= 2
         rate = simulations / (time.perf_counter() - start)
         self._rate[key] = 0.8 * self._rate[key] + 0.2 * rate
         return action
