@@ -68,7 +68,9 @@ class SpielAgent:
         start = time.perf_counter()
         state = BodogeSpielState(sgame, game.sample_state(view, rng))
         seed = rng.getrandbits(32)
+        ran = 0  # simulations of every try, for the rate: the time below counts them all
         while True:
+            ran += simulations
             try:
                 action = int(spiel_bot(sgame, simulations, seed).step(state))
                 break
@@ -78,7 +80,7 @@ class SpielAgent:
                 if simulations > 10_000:
                     raise
                 simulations *= 2
-        rate = simulations / (time.perf_counter() - start)
+        rate = ran / (time.perf_counter() - start)
         self._rate[key] = 0.8 * self._rate[key] + 0.2 * rate
         return action
 
