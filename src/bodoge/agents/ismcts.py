@@ -25,8 +25,8 @@ move in the heuristic's place as the move to beat), and `value=nn` values each s
 network's estimate of every seat's win share, from the view of the seat to move there, instead of a
 rollout. `prior=nn,root=halving` keeps the default search and puts only the network's best move in
 the heuristic's place as the move to beat: the one guide measured above the default at equal time
-(Tottarot and Troika, whose networks beat the heuristic far). Their cost and strength are measured
-in docs/models.md.
+(Tottarot, Troika and Tokkuri with 3 players, whose networks beat the heuristic most). Their cost
+and strength are measured in docs/models.md.
 
 A cut simulation (`horizon=round` or N actions) is valued from `scores()` by `cut`. An iteration
 budget alone is deterministic (same view, same rng, same move); a time budget depends on the machine.
