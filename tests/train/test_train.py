@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import random
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -362,6 +363,65 @@ def test_ppo_makes_the_moves_that_won_more_than_expected_likelier() -> None:
         fit(init_params(6, [16], actions, 3, 1), data, 1, 64, 3e-3, 1)
 
 
+def test_lambda_returns_chain_each_seats_decisions_to_its_own_next_one() -> None:
+    from bodoge.train.ppo import lambda_returns
+
+    seats, expected = [0, 1, 0, 0], [0.3, 0.5, 0.4, 0.6]
+    final = [1.0, 0.0, 1.0, 1.0]  # seat 0 won, seat 1 lost
+    assert lambda_returns(seats, expected, final, 1.0) == final  # every decision credited with the end
+    assert lambda_returns(seats, expected, final, 0.0) == [0.4, 0.0, 0.6, 1.0]  # the seat's next estimate
+    # λ = 0.5: G3 = 1; G2 = 0.5·0.6 + 0.5·1 = 0.8; G0 = 0.5·0.4 + 0.5·0.8 = 0.6; seat 1 decided once
+    assert lambda_returns(seats, expected, final, 0.5) == pytest.approx([0.6, 0.0, 0.8, 1.0])
+    assert lambda_returns([], [], [], 0.5) == []
+
+
+def test_ppo_with_lambda_records_each_decisions_return_and_learns_from_it(tmp_path: Path) -> None:
+    import numpy as np
+
+    from bodoge.train import ppo
+    from bodoge.train.learn import fit, init_params
+    from bodoge.train.ppo import Improving
+    from bodoge.train.selfplay import Samples
+
+    model = _tiny_model(tmp_path)
+    plain = ppo.play("hangover", 3, {}, f"ppo:model={model}", [7, 8], agent_seed=1)
+    assert plain.outcome is None  # lambda 1: the final win share, value[:, 0]
+    spec = f"ppo:model={model},lambda=0.5,against=self"
+    samples = ppo.play("hangover", 3, {}, spec, [7, 8], agent_seed=1)
+    assert samples.outcome is not None and samples.outcome.shape == (len(samples),)
+    assert ((samples.outcome >= 0) & (samples.outcome <= 1)).all()
+    assert not np.allclose(samples.outcome, samples.value[:, 0])  # the value head's estimates weigh in
+    saved = tmp_path / "samples.npz"
+    np.savez(saved, **samples.arrays())
+    assert (Samples.load(saved).outcome == samples.outcome).all()
+    with pytest.raises(ValueError, match="'outcome' cannot be joined"):
+        Samples.join([samples, plain])
+
+    # a bandit whose final outcomes are noise and whose λ-returns say which move wins: PPO follows them
+    rng = np.random.default_rng(0)
+    n, actions = 4000, 4
+    obs = rng.standard_normal((n, 6)).astype(np.float32)
+    drawn = rng.integers(0, actions, n)
+    won = (drawn == 3).astype(np.float32)
+    noise = rng.random(n).astype(np.float32)
+    value = np.stack([noise, (1 - noise) / 2, (1 - noise) / 2], axis=1).astype(np.float32)
+    behaviour = np.full(n, np.log(1 / actions), np.float32)
+    data = Samples(obs, np.ones((n, actions), bool), drawn.astype(np.int64), value, behaviour=behaviour)
+    for outcome, best in ((won, 3), (None, None)):
+        params, _ = fit(
+            init_params(6, [16], actions, 3, 1),
+            replace(data, outcome=outcome),
+            20,
+            64,
+            3e-3,
+            1,
+            improving=Improving(clip=0.5, entropy=0.0),
+        )
+        logits = np.maximum(obs @ params["w0"] + params["b0"], 0) @ params["wp"] + params["bp"]
+        share = (logits.argmax(axis=1) == 3).mean()
+        assert share > 0.9 if best == 3 else share < 0.6
+
+
 def test_a_ppo_run_starts_from_a_model_learns_from_its_own_games_and_resumes(tmp_path: Path) -> None:
     start = _tiny_model(tmp_path)
     settings = {**TINY, "games": 3, "expert": "ppo", "window": 1, "start": str(start)}
@@ -401,8 +461,18 @@ def test_ppo_and_start_are_refused_where_they_cannot_work(tmp_path: Path) -> Non
         TrainConfig("hangover", 3, **{**ok, "expert": f"ppo:model={start}"}).check()
     with pytest.raises(BadOption, match="needs a network to play"):
         TrainConfig("hangover", 3, **{**ok, "bootstrap": "ppo"}).check()
-    for bad in ("against=random", "clip=0", "clip=2", "entropy=-1", "entropy=x", "depth=1"):
-        with pytest.raises(BadOption, match=r"against|clip|entropy|unknown parameter"):
+    bad_ones = (
+        "against=random",
+        "clip=0",
+        "clip=2",
+        "entropy=-1",
+        "entropy=x",
+        "lambda=1.5",
+        "lambda=-0.1",
+        "depth=1",
+    )
+    for bad in bad_ones:
+        with pytest.raises(BadOption, match=r"against|clip|entropy|lambda|unknown parameter"):
             TrainConfig("hangover", 3, **{**ok, "expert": f"ppo:{bad}"}).check()
     with pytest.raises(BadOption, match="hidden layers of --start: 8"):
         TrainConfig("hangover", 3, **{**ok, "hidden": [16], "start": str(start)}).check()

@@ -60,6 +60,7 @@ def _losses(
     value: Any,
     q: Any,
     behaviour: Any,
+    outcome: Any,
     depth: int,
     bonus: float,
     temperature: float,
@@ -71,8 +72,9 @@ def _losses(
     lookahead's values (`q`) it is `action`, the heuristic's move, given `bonus`, shifted by value /
     `temperature`; for the network's own games (`behaviour`: the log-probability of `action` when it
     was drawn) the loss is PPO's: the ratio of the move's probability now to then, clipped to 1 ±
-    `clip`, times its advantage (the decider's win share less the value head's expectation, normalised
-    over the batch), less `entropy` times the policy's entropy."""
+    `clip`, times its advantage (the decider's win share, or the λ-return `outcome` where the samples
+    have one, less the value head's expectation, normalised over the batch), less `entropy` times the
+    policy's entropy."""
     import jax
     import jax.numpy as jnp
 
@@ -84,7 +86,8 @@ def _losses(
     logv = jax.nn.log_softmax(h @ params["wv"] + params["bv"])
     if behaviour is not None:
         expected = jnp.exp(logv[:, 0])
-        advantage = jax.lax.stop_gradient(value[:, 0] - expected)
+        achieved = value[:, 0] if outcome is None else outcome
+        advantage = jax.lax.stop_gradient(achieved - expected)
         advantage = (advantage - advantage.mean()) / (advantage.std() + 1e-6)
         ratio = jnp.exp(jnp.take_along_axis(logp, action[:, None], axis=1)[:, 0] - behaviour)
         surrogate = jnp.minimum(ratio * advantage, jnp.clip(ratio, 1 - clip, 1 + clip) * advantage)
@@ -140,16 +143,16 @@ def fit(
     bonus, temperature = (teaching.bonus, teaching.temperature) if teaching is not None else (0.0, 1.0)
     clip, entropy = (improving.clip, improving.entropy) if improving is not None else (0.2, 0.0)
 
-    def losses(p: Any, o: Any, m: Any, a: Any, v: Any, q: Any, b: Any) -> Any:
-        return _losses(p, o, m, a, v, q, b, depth, bonus, temperature, clip, entropy)
+    def losses(p: Any, o: Any, m: Any, a: Any, v: Any, q: Any, b: Any, g: Any) -> Any:
+        return _losses(p, o, m, a, v, q, b, g, depth, bonus, temperature, clip, entropy)
 
-    def loss_fn(p: Any, o: Any, m: Any, a: Any, v: Any, q: Any, b: Any) -> Any:
-        pl, vl, _ = losses(p, o, m, a, v, q, b)
+    def loss_fn(p: Any, o: Any, m: Any, a: Any, v: Any, q: Any, b: Any, g: Any) -> Any:
+        pl, vl, _ = losses(p, o, m, a, v, q, b, g)
         return pl + vl
 
     @jax.jit
-    def step(p: Any, state: Any, o: Any, m: Any, a: Any, v: Any, q: Any, b: Any) -> Any:
-        loss, grads = jax.value_and_grad(loss_fn)(p, o, m, a, v, q, b)
+    def step(p: Any, state: Any, o: Any, m: Any, a: Any, v: Any, q: Any, b: Any, g: Any) -> Any:
+        loss, grads = jax.value_and_grad(loss_fn)(p, o, m, a, v, q, b, g)
         updates, state = tx.update(grads, state, p)
         return optax.apply_updates(p, updates), state, loss
 
@@ -159,7 +162,8 @@ def fit(
         """The samples `part` as `losses` takes them (after the weights)."""
         q = None if data.q is None else data.q[part]
         behaviour = None if data.behaviour is None else data.behaviour[part]
-        return data.obs[part], data.mask[part], data.action[part], data.value[part], q, behaviour
+        outcome = None if data.outcome is None else data.outcome[part]
+        return data.obs[part], data.mask[part], data.action[part], data.value[part], q, behaviour, outcome
 
     def evaluate(idx: np.ndarray) -> tuple[float, float, float]:
         if len(idx) == 0:

@@ -37,6 +37,7 @@ class Samples:
     value: np.ndarray
     q: np.ndarray | None = None
     behaviour: np.ndarray | None = None
+    outcome: np.ndarray | None = None
 
     def __len__(self) -> int:
         return int(self.action.shape[0])
@@ -95,7 +96,11 @@ class Samples:
 
         def joined(key: str) -> np.ndarray | None:
             arrays = [getattr(p, key) for p in parts]
-            return None if any(a is None for a in arrays) else np.concatenate(arrays)
+            if all(a is None for a in arrays):
+                return None
+            if any(a is None for a in arrays):  # ppo's games of two lambdas, one of them 1
+                raise ValueError(f"samples with and without {key!r} cannot be joined")
+            return np.concatenate(arrays)
 
         return cls(
             np.concatenate([p.obs for p in parts]),
@@ -104,6 +109,7 @@ class Samples:
             np.concatenate([p.value for p in parts]),
             joined("q"),
             joined("behaviour"),
+            joined("outcome"),
         )
 
     def arrays(self) -> dict[str, np.ndarray]:
@@ -112,14 +118,15 @@ class Samples:
             out["q"] = self.q
         if self.behaviour is not None:
             out["behaviour"] = self.behaviour
+        if self.outcome is not None:
+            out["outcome"] = self.outcome
         return out
 
     @classmethod
     def load(cls, path: Any) -> Samples:
         with np.load(path) as data:
-            q = data["q"] if "q" in data.files else None
-            behaviour = data["behaviour"] if "behaviour" in data.files else None
-            return cls(data["obs"], data["mask"], data["action"], data["value"], q, behaviour)
+            optional = {k: data[k] for k in ("q", "behaviour", "outcome") if k in data.files}
+            return cls(data["obs"], data["mask"], data["action"], data["value"], **optional)
 
 
 def win_shares_from(returns: list[float], seat: int) -> list[float]:
