@@ -1413,7 +1413,7 @@ def train(
         typer.Option(
             help="The agent that plays the later iterations, guided by the last network (--guide), or "
             "lookahead[:rollout=R,temperature=T,bonus=B] (with --bootstrap lookahead), or "
-            "ppo[:against=heuristic|self,clip=C,entropy=E] (the network plays and learns from its games' "
+            "ppo[:against=heuristic|self,clip=C,entropy=E,lambda=L] (the network plays and learns from its games' "
             "outcomes; with --window 1)."
         ),
     ] = "ismcts:iterations=100",
