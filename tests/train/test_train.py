@@ -373,6 +373,10 @@ def test_lambda_returns_chain_each_seats_decisions_to_its_own_next_one() -> None
     # λ = 0.5: G3 = 1; G2 = 0.5·0.6 + 0.5·1 = 0.8; G0 = 0.5·0.4 + 0.5·0.8 = 0.6; seat 1 decided once
     assert lambda_returns(seats, expected, final, 0.5) == pytest.approx([0.6, 0.0, 0.8, 1.0])
     assert lambda_returns([], [], [], 0.5) == []
+    from bodoge.train import method  # the card says what the advantage was measured from
+
+    assert "games' λ-returns (λ = 0.5) less" in method("prior", "ppo:lambda=0.5")
+    assert "games' win shares less" in method("prior", "ppo")
 
 
 def test_ppo_with_lambda_records_each_decisions_return_and_learns_from_it(tmp_path: Path) -> None:

@@ -184,11 +184,12 @@ class TrainConfig:
 def method(guide: str, expert: str = "") -> str:
     """How a run learns, in words, for the model card."""
     if is_ppo(expert):
-        against = Improving.parse(expert).against
+        settings = Improving.parse(expert)
+        achieved = "win shares" if settings.lam == 1 else f"λ-returns (λ = {settings.lam:g})"
         return (
             "ppo: the network plays (drawing its moves) against "
-            + ("the heuristic in every other seat" if against == "heuristic" else "itself")
-            + "; its policy is fitted by PPO to its games' win shares less its value's expectation, "
+            + ("the heuristic in every other seat" if settings.against == "heuristic" else "itself")
+            + f"; its policy is fitted by PPO to its games' {achieved} less its value's expectation, "
             f"the value predicts the final win shares ({expert})"
         )
     if is_lookahead(expert):
