@@ -15,7 +15,7 @@ from bodoge import agents
 from bodoge.agents import nn
 from bodoge.cli import app
 from bodoge.errors import BadOption
-from bodoge.train import TrainConfig, run
+from bodoge.train import TrainConfig, method, run
 from bodoge.train.selfplay import play, win_shares_from
 
 TINY = {
@@ -373,8 +373,7 @@ def test_lambda_returns_chain_each_seats_decisions_to_its_own_next_one() -> None
     # λ = 0.5: G3 = 1; G2 = 0.5·0.6 + 0.5·1 = 0.8; G0 = 0.5·0.4 + 0.5·0.8 = 0.6; seat 1 decided once
     assert lambda_returns(seats, expected, final, 0.5) == pytest.approx([0.6, 0.0, 0.8, 1.0])
     assert lambda_returns([], [], [], 0.5) == []
-    from bodoge.train import method  # the card says what the advantage was measured from
-
+    # the card says what the advantage was measured from
     assert "games' λ-returns (λ = 0.5) less" in method("prior", "ppo:lambda=0.5")
     assert "games' win shares less" in method("prior", "ppo")
 
@@ -400,6 +399,8 @@ def test_ppo_with_lambda_records_each_decisions_return_and_learns_from_it(tmp_pa
     assert (Samples.load(saved).outcome == samples.outcome).all()
     with pytest.raises(ValueError, match="'outcome' cannot be joined"):
         Samples.join([samples, plain])
+    none = ppo.play("hangover", 3, {}, spec, [], agent_seed=1)  # a process left no games: joins the rest
+    assert len(none) == 0 and (Samples.join([none, samples]).outcome == samples.outcome).all()
 
     # a bandit whose final outcomes are noise and whose λ-returns say which move wins: PPO follows them
     rng = np.random.default_rng(0)

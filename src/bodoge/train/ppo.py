@@ -149,6 +149,6 @@ def play(name: str, players: int, options: dict, spec: str, seeds: list[int], ag
                 game_samples = replace(game_samples, outcome=np.asarray(returns, np.float32))
             parts.append(game_samples)
     if not parts:
-        empty = Samples.empty(int(np.prod(game.observation_shape)), actions, n, played=True)
-        return replace(empty, outcome=np.zeros(0, np.float32)) if settings.lam < 1 else empty
+        size = int(np.prod(game.observation_shape))
+        return Samples.empty(size, actions, n, played=True, returned=settings.lam < 1)
     return Samples.join(parts)

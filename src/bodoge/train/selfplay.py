@@ -44,8 +44,16 @@ class Samples:
 
     @classmethod
     def empty(
-        cls, obs_size: int, actions: int, players: int, valued: bool = False, played: bool = False
+        cls,
+        obs_size: int,
+        actions: int,
+        players: int,
+        valued: bool = False,
+        played: bool = False,
+        returned: bool = False,
     ) -> Samples:
+        """No decisions, with the arrays of the samples they stand in for (`valued`: `q`, `played`:
+        `behaviour`, `returned`: `outcome`), so that they join them."""
         return cls(
             np.zeros((0, obs_size), np.float32),
             np.zeros((0, actions), bool),
@@ -53,6 +61,7 @@ class Samples:
             np.zeros((0, players), np.float32),
             np.zeros((0, actions), np.float32) if valued else None,
             np.zeros(0, np.float32) if played else None,
+            np.zeros(0, np.float32) if returned else None,
         )
 
     @classmethod
