@@ -1388,6 +1388,7 @@ def serve(
 def train(
     game: GameName,
     players: Players = None,
+    settings: SetOptions = None,
     iterations: Annotated[
         int,
         typer.Option(
@@ -1469,7 +1470,8 @@ def train(
 
     Writes into --out the model (model.npz + its card model.json), a checkpoint after every iteration
     (--resume continues after Ctrl-C), and report.md / report.html with the learning curves and the
-    strength against the heuristic. Needs the train extra (pip install 'bodoge[train]'); see
+    strength against the heuristic. --set trains on a variant: every game of the run, the measures
+    included, is played with those options, and the card records them. Needs the train extra (pip install 'bodoge[train]'); see
     docs/models.md."""
     from rich.progress import Progress, SpinnerColumn, TextColumn, TimeElapsedColumn
 
@@ -1482,6 +1484,7 @@ def train(
         config = TrainConfig(
             game=game,
             players=n,
+            options=parse_settings(settings),
             iterations=iterations,
             games=games,
             bootstrap=bootstrap,

@@ -193,6 +193,36 @@ def test_train_command_runs(tmp_path: Path) -> None:
     assert "iteration 1:" in result.output and (tmp_path / "r" / "model.npz").is_file()
 
 
+def test_train_command_trains_a_variant_and_says_so(tmp_path: Path) -> None:
+    """--set: every game of the run is the variant's, and the checkpoint, the card and the report say
+    which; a resumed run must name the same options, and bad ones are refused before anything is written."""
+    tiny = ["-p", "3", "--iterations", "1", "--games", "1", "--epochs", "1", "--hidden", "8"]
+    tiny += ["--eval-deals", "1", "--no-progress", "--no-plots"]
+    out = tmp_path / "r"
+    result = CliRunner().invoke(app, ["train", "hangover", "--set", "hand_size=5", *tiny, "--out", str(out)])
+    assert result.exit_code == 0, result.output
+    assert json.loads((out / "checkpoint.json").read_text())["config"]["options"] == {"hand_size": 5}
+    assert json.loads((out / "model.json").read_text())["options"] == {"hand_size": 5}
+    assert (out / "report.md").read_text().startswith("# Training report: hangover, 3 players, hand_size=5\n")
+    # self-play deals the variant: the same seed plays another game than the default's
+    variant = play("hangover", 3, {"hand_size": 5}, "heuristic", [3], agent_seed=1)
+    default = play("hangover", 3, {}, "heuristic", [3], agent_seed=1)
+    assert variant.action.tolist() != default.action.tolist()
+    again = [*tiny[:2], "--iterations", "2", *tiny[4:], "--out", str(out), "--resume"]
+    result = CliRunner().invoke(app, ["train", "hangover", *again])
+    assert result.exit_code == 2 and "options" in result.output and "hand_size" in result.output
+    assert len(json.loads((out / "checkpoint.json").read_text())["history"]) == 1  # nothing changed
+    for bad, says in (
+        (["--set", "hand_size=99"], "hand_size"),
+        (["--set", "nosuch=1"], "no such option"),
+        (["--set", "hand_size=5", "--set", "hand_size=6"], "given twice"),
+        (["--set", "hand_size"], "name=value"),
+    ):
+        result = CliRunner().invoke(app, ["train", "hangover", *bad, *tiny, "--out", str(tmp_path / "x")])
+        assert result.exit_code == 2 and says in result.output, (bad, result.output)
+    assert not (tmp_path / "x").exists()
+
+
 def test_the_lookahead_teacher_values_each_move_by_playing_it_out_from_the_true_state() -> None:
     from bodoge.analysis.values import play_out, rollout_policy
     from bodoge.train.lookahead import Lookahead

@@ -3,6 +3,7 @@ iterations, as matplotlib plots, `report.md` and a self-contained `report.html`.
 
 from __future__ import annotations
 
+import json
 import math
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -13,6 +14,13 @@ from bodoge.train.ppo import is_ppo
 
 if TYPE_CHECKING:
     from bodoge.train import TrainConfig
+
+
+def _title(config: TrainConfig) -> str:
+    """ "hangover, 3 players", with a variant's options after it: a variant's report never passes for
+    the default game's."""
+    variant = "".join(f", {k}={json.dumps(v)}" for k, v in sorted(config.options.items()))
+    return f"{config.game}, {config.players} players{variant}"
 
 
 def _num(x: Any, digits: int = 3) -> str:
@@ -66,7 +74,7 @@ def _games_text(config: TrainConfig) -> str:
 def markdown(config: TrainConfig, history: list[dict[str, Any]], plots: bool) -> str:
     n = config.players
     lines = [
-        f"# Training report: {config.game}, {n} players",
+        f"# Training report: {_title(config)}",
         "",
         f"{len(history)} of {config.iterations} iterations done, {_games_text(config)}; network "
         f"{config.hidden} (ReLU) with policy and value heads, {config.epochs} epochs an iteration on the "
@@ -125,7 +133,7 @@ def draw(out: Path, config: TrainConfig, history: list[dict[str, Any]]) -> None:
     ax[1].set_xlabel("iteration")
     ax[1].set_ylabel("best move = the move drawn" if ppo else "agrees with the expert")
     ax[1].legend(fontsize=7)
-    fig.suptitle(f"{config.game}, {config.players} players: learning curves")
+    fig.suptitle(f"{_title(config)}: learning curves")
     fig.tight_layout()
     fig.savefig(out / "curves.png", dpi=90)
     plt.close(fig)
@@ -144,7 +152,7 @@ def draw(out: Path, config: TrainConfig, history: list[dict[str, Any]]) -> None:
     a.set_xlabel("iteration")
     a.set_ylabel("win share (95% interval)")
     a.legend(fontsize=7)
-    a.set_title(f"{config.game}, {config.players} players: strength")
+    a.set_title(f"{_title(config)}: strength")
     fig.tight_layout()
     fig.savefig(out / "strength.png", dpi=90)
     plt.close(fig)
