@@ -1471,8 +1471,8 @@ def train(
     Writes into --out the model (model.npz + its card model.json), a checkpoint after every iteration
     (--resume continues after Ctrl-C), and report.md / report.html with the learning curves and the
     strength against the heuristic. --set trains on a variant: every game of the run, the measures
-    included, is played with those options, and the card records them. Needs the train extra (pip install 'bodoge[train]'); see
-    docs/models.md."""
+    included, is played with those options, and the card records them. Needs the train extra (pip
+    install 'bodoge[train]'); see docs/models.md."""
     from rich.progress import Progress, SpinnerColumn, TextColumn, TimeElapsedColumn
 
     from bodoge.train import TrainConfig

@@ -17,8 +17,8 @@ if TYPE_CHECKING:
 
 
 def _title(config: TrainConfig) -> str:
-    """ "hangover, 3 players", with a variant's options after it: a variant's report never passes for
-    the default game's."""
+    """The run's game as the report names it, a variant's options after the players (so a variant's
+    report never passes for the default game's): hangover, 3 players, hand_size=7."""
     variant = "".join(f", {k}={json.dumps(v)}" for k, v in sorted(config.options.items()))
     return f"{config.game}, {config.players} players{variant}"
 
