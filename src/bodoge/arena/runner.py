@@ -42,7 +42,7 @@ import random
 import signal
 import sys
 import time
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
@@ -79,6 +79,11 @@ def make_game(name: str, players: int | None, options: dict[str, Any]) -> Game:
         game: Game = cls(players, **options)
         return game
     return bodoge.make(name, players, **options)
+
+
+def options_label(options: Mapping[str, Any]) -> str:
+    """Game options as people read them, `hand_size=7, removed_numbers=[6,7]` (empty: none given)."""
+    return ", ".join(f"{k}={json.dumps(val, separators=(',', ':'))}" for k, val in options.items())
 
 
 @dataclass
@@ -139,10 +144,7 @@ class SimConfig:
         return [self.agents[(s - rotation) % n] for s in range(n)]
 
     def variant_label(self, v: int) -> str:
-        options = self.variants[v]
-        if not options:
-            return "default"
-        return ", ".join(f"{k}={json.dumps(val, separators=(',', ':'))}" for k, val in options.items())
+        return options_label(self.variants[v]) or "default"
 
     def to_json(self) -> dict[str, Any]:
         return {"format": RUN_FORMAT, **asdict(self)}

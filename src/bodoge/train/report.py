@@ -3,12 +3,12 @@ iterations, as matplotlib plots, `report.md` and a self-contained `report.html`.
 
 from __future__ import annotations
 
-import json
 import math
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from bodoge.arena.html import page
+from bodoge.arena.runner import options_label
 from bodoge.train.lookahead import is_lookahead
 from bodoge.train.ppo import is_ppo
 
@@ -19,8 +19,8 @@ if TYPE_CHECKING:
 def _title(config: TrainConfig) -> str:
     """The run's game as the report names it, a variant's options after the players (so a variant's
     report never passes for the default game's): hangover, 3 players, hand_size=7."""
-    variant = "".join(f", {k}={json.dumps(v)}" for k, v in sorted(config.options.items()))
-    return f"{config.game}, {config.players} players{variant}"
+    variant = options_label(config.options)
+    return f"{config.game}, {config.players} players" + (f", {variant}" if variant else "")
 
 
 def _num(x: Any, digits: int = 3) -> str:
