@@ -1414,8 +1414,8 @@ def train(
         typer.Option(
             help="The agent that plays the later iterations, guided by the last network (--guide), or "
             "lookahead[:rollout=R,temperature=T,bonus=B] (with --bootstrap lookahead), or "
-            "ppo[:against=heuristic|self,clip=C,entropy=E,lambda=L] (the network plays and learns from its games' "
-            "outcomes; with --window 1)."
+            "ppo[:against=heuristic|self,clip=C,entropy=E,lambda=L,explore=X] (the network plays and "
+            "learns from its games' outcomes; with --window 1)."
         ),
     ] = "ismcts:iterations=100",
     start: Annotated[

@@ -355,6 +355,38 @@ def test_ppo_records_the_networks_own_moves_and_their_probabilities(tmp_path: Pa
         Samples.join([samples, seats])
 
 
+def test_ppo_explores_with_the_mixture_it_records(tmp_path: Path) -> None:
+    """`explore=X`: each move is drawn from (1 − X) · policy + X · uniform, and the log-probability
+    recorded for PPO's ratio is that mixture's; at 0 the games are the plain policy's, move for move."""
+    import numpy as np
+
+    from bodoge.train import ppo
+
+    model = _tiny_model(tmp_path)
+    net = nn.load(model)
+    spec = f"ppo:model={model},against=self"
+    plain = ppo.play("hangover", 3, {}, spec, [7, 8], agent_seed=1)
+    none = ppo.play("hangover", 3, {}, spec + ",explore=0", [7, 8], agent_seed=1)
+    assert (none.action == plain.action).all() and np.allclose(none.behaviour, plain.behaviour)
+    for share in (0.5, 1.0):
+        samples = ppo.play("hangover", 3, {}, f"{spec},explore={share}", [7, 8], agent_seed=1)
+        assert samples.mask[range(len(samples)), samples.action].all()
+        for i in range(len(samples)):
+            outputs = list(np.flatnonzero(samples.mask[i]))
+            p, _ = net.evaluate(samples.obs[i], outputs)
+            mixed = (1 - share) * p[outputs.index(samples.action[i])] + share / len(outputs)
+            assert abs(float(np.log(mixed)) - samples.behaviour[i]) < 1e-5
+    # the draws themselves are uniform at explore=1: the policy's best move as often as 1/k predicts
+    uniform = ppo.play("hangover", 3, {}, f"{spec},explore=1", list(range(30)), agent_seed=1)
+    best, chance = [], []
+    for i in range(len(uniform)):
+        outputs = list(np.flatnonzero(uniform.mask[i]))
+        p, _ = net.evaluate(uniform.obs[i], outputs)
+        best.append(outputs[int(np.argmax(p))] == uniform.action[i])
+        chance.append(1 / len(outputs))
+    assert len(best) > 200 and abs(np.mean(best) - np.mean(chance)) < 0.1
+
+
 def test_ppo_makes_the_moves_that_won_more_than_expected_likelier() -> None:
     """A bandit: every move drawn at random (behaviour 1/4 each); move 1 wins where the first feature
     is positive, move 2 where it is not, the others never. PPO's fitted policy takes the winning move of
@@ -406,6 +438,8 @@ def test_lambda_returns_chain_each_seats_decisions_to_its_own_next_one() -> None
     # the card says what the advantage was measured from
     assert "games' λ-returns (λ = 0.5) less" in method("prior", "ppo:lambda=0.5")
     assert "games' win shares less" in method("prior", "ppo")
+    assert "0.1 of its moves drawn uniformly" in method("prior", "ppo:explore=0.1")
+    assert "uniformly" not in method("prior", "ppo")
 
 
 def test_ppo_with_lambda_records_each_decisions_return_and_learns_from_it(tmp_path: Path) -> None:
@@ -504,10 +538,13 @@ def test_ppo_and_start_are_refused_where_they_cannot_work(tmp_path: Path) -> Non
         "entropy=x",
         "lambda=1.5",
         "lambda=-0.1",
+        "explore=1.5",
+        "explore=-0.1",
+        "explore=all",
         "depth=1",
     )
     for bad in bad_ones:
-        with pytest.raises(BadOption, match=r"against|clip|entropy|lambda|unknown parameter"):
+        with pytest.raises(BadOption, match=r"against|clip|entropy|lambda|explore|unknown parameter"):
             TrainConfig("hangover", 3, **{**ok, "expert": f"ppo:{bad}"}).check()
     with pytest.raises(BadOption, match="hidden layers of --start: 8"):
         TrainConfig("hangover", 3, **{**ok, "hidden": [16], "start": str(start)}).check()

@@ -189,8 +189,14 @@ def method(guide: str, expert: str = "") -> str:
         return (
             "ppo: the network plays (drawing its moves) against "
             + ("the heuristic in every other seat" if settings.against == "heuristic" else "itself")
-            + f"; its policy is fitted by PPO to its games' {achieved} less its value's expectation, "
-            f"the value predicts the final win shares ({expert})"
+            + f"; its policy is fitted by PPO to its games' {achieved} less its value's expectation"
+            + (
+                f", {settings.explore:g} of its moves drawn uniformly among the legal ones (the ratio "
+                "taken to that mixture)"
+                if settings.explore
+                else ""
+            )
+            + f"; the value predicts the final win shares ({expert})"
         )
     if is_lookahead(expert):
         return (

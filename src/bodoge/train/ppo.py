@@ -26,6 +26,14 @@ the seat's later decisions of the game, as the network saw them when it played:
 
 A long game (Tokkuri's seat decides about 40 times with 4 players) credits each move with less of
 what the moves after it did, for the bias of a value head that is not exact.
+
+`explore`: the share of the network's decisions at which the move is drawn uniformly among the legal
+ones instead of from its policy (0 by default). A network sure of a move (Hangover's trained ones
+declare non-drinker at every seat) draws the others too seldom to learn what they are worth; with
+`explore` it plays the mixture (1 − explore) · policy + explore · uniform, and the probability it
+records for PPO's ratio is the mixture's, so the passes over a batch weigh each move by how much
+likelier the policy now makes it than the mixture that drew it (off-policy PPO: the ratio is still
+clipped to 1 ± `clip`).
 """
 
 from __future__ import annotations
@@ -43,7 +51,7 @@ from bodoge.errors import BadOption, is_number_in
 from bodoge.train.selfplay import Samples
 
 NAME = "ppo"
-FORM = "ppo or ppo:against=heuristic|self,clip=C,entropy=E,lambda=L"
+FORM = "ppo or ppo:against=heuristic|self,clip=C,entropy=E,lambda=L,explore=X"
 AGAINST = ("heuristic", "self")
 
 
@@ -54,20 +62,22 @@ def is_ppo(spec: str) -> bool:
 @dataclass(frozen=True)
 class Improving:
     """A ppo spec's settings: who plays the other seats (`against`), the ratio's `clip`, the weight
-    of the policy's entropy in the loss (`entropy`) and the λ of the returns (`lam`, `lambda=` in the
-    spec); `model`: the network that plays (the run adds it: the last iteration's)."""
+    of the policy's entropy in the loss (`entropy`), the λ of the returns (`lam`, `lambda=` in the
+    spec) and the share of uniformly drawn moves (`explore`); `model`: the network that plays (the run
+    adds it: the last iteration's)."""
 
     against: str = "heuristic"
     clip: float = 0.2
     entropy: float = 0.01
     model: str | None = None
     lam: float = 1.0
+    explore: float = 0.0
 
     @classmethod
     def parse(cls, spec: str) -> Improving:
         """The settings of a ppo spec (BadOption naming what is wrong)."""
         _, params = agents.parse_spec(spec)
-        unknown = sorted(set(params) - {"against", "clip", "entropy", "lambda", "model"})
+        unknown = sorted(set(params) - {"against", "clip", "entropy", "lambda", "explore", "model"})
         if unknown:
             raise BadOption("expert", spec, FORM, f"unknown parameter {unknown[0]!r}")
         against = params.get("against", cls.against)
@@ -81,10 +91,13 @@ class Improving:
         lam = params.get("lambda", cls.lam)
         if not is_number_in(lam, 0, 1):
             raise BadOption("lambda", lam, "a number from 0 to 1")
+        explore = params.get("explore", cls.explore)
+        if not is_number_in(explore, 0, 1):
+            raise BadOption("explore", explore, "a number from 0 to 1")
         model = params.get("model")
         if model is not None and (not isinstance(model, str) or not model.strip()):
             raise BadOption("model", model, "the path of a model's .npz")
-        return cls(str(against), float(clip), float(entropy), model, float(lam))
+        return cls(str(against), float(clip), float(entropy), model, float(lam), float(explore))
 
 
 def lambda_returns(seats: list[int], expected: list[float], final: list[float], lam: float) -> list[float]:
@@ -101,9 +114,10 @@ def lambda_returns(seats: list[int], expected: list[float], final: list[float], 
 
 
 def play(name: str, players: int, options: dict, spec: str, seeds: list[int], agent_seed: int) -> Samples:
-    """One game per seed, the network of `spec` drawing its moves; its decisions with more than one
-    legal action, with the log-probability of the move drawn (`Samples.behaviour`) and, with `lambda`
-    below 1, the λ-return its advantage is measured from (`Samples.outcome`)."""
+    """One game per seed, the network of `spec` drawing its moves (from the policy, or with `explore`
+    from its mixture with the uniform); its decisions with more than one legal action, with the
+    log-probability of the move drawn (`Samples.behaviour`) and, with `lambda` below 1, the λ-return
+    its advantage is measured from (`Samples.outcome`)."""
     settings = Improving.parse(spec)
     if settings.model is None:
         raise ValueError("a ppo iteration needs the network that plays (model=)")
@@ -130,7 +144,9 @@ def play(name: str, players: int, options: dict, spec: str, seeds: list[int], ag
                 x = nn.observe(game, seen)
                 outputs = model.outputs(game, seen, legal)
                 p, shares = model.evaluate(x, outputs)
-                i = legal.index(nn.choose(p, legal, 1.0, rng))  # drawn from the policy itself
+                if settings.explore:
+                    p = (1 - settings.explore) * p + settings.explore / len(legal)
+                i = legal.index(nn.choose(p, legal, 1.0, rng))  # drawn from what plays: policy or mixture
                 obs.append(x)
                 legals.append(outputs)
                 chosen.append(outputs[i])
