@@ -23,8 +23,10 @@ same idea of a teacher with hidden information and a student without.
 
     bodoge train hangover --players 4 --bootstrap lookahead --expert lookahead:temperature=0.5,bonus=1
 
-Measured (docs/models.md): it taught Hangover's networks no more than the heuristic's own games, and
-Tokkuri's less: where a view leaves the deal open, the teacher's values are mostly the hidden cards.
+Measured (docs/models.md): with the bonus it taught Hangover's networks no more than the heuristic's
+own games, and Tokkuri's less: where a view leaves the deal open, the teacher's values are mostly the
+hidden cards. Without it (`bonus=0`) and from 200,000 games it took Hangover's 4-player network just
+above the heuristic (0.260 ± 0.010), where every other teacher had left it level.
 """
 
 from __future__ import annotations
