@@ -4,13 +4,17 @@
     python bench/peer.py hangover --players 4 --games 120 --seconds 0.2 --jobs 2
     python bench/peer.py --against heuristic               # the same table against our heuristic
     python bench/peer.py troika --spec nn                  # the learned bot (it takes no time budget)
+    python bench/peer.py hangover --spec nn --peer-simulations 400   # the peer at a fixed size
 
 Each row is one arena run: bodoge's `ismcts:seconds=S` in one seat against n − 1 copies of the peer,
 seats rotated and deals duplicated (every deal is played once with our bot in each seat). The peer:
 - `openspiel` (the default): OpenSpiel's Python `ISMCTSBot` with one random rollout per simulation,
   UCT c = 2, max-visit final policy, playing through bodoge's OpenSpiel registration. It has no time
   budget, so each move gets the simulations it ran in S seconds on its moves before (`SpielAgent`);
-  the printed seconds per move show both sides' time;
+  the printed seconds per move show both sides' time. Its strength so moves with the machine's
+  load (rows measured on different days differ); `--peer-simulations K` gives it K simulations a
+  move instead, whatever the load (`openspiel:simulations=K`: a yardstick that stays put, while the
+  seconds it took are printed beside ours);
 - `heuristic`: bodoge's rule-of-thumb bot for the game.
 The peer decides from the seat's view only: it searches from a state sampled from that view
 (`game.sample_state`), whose information state is the view itself, so it resamples exactly as it
@@ -47,11 +51,17 @@ class SpielAgent:
     """OpenSpiel's ISMCTSBot as a bodoge agent with a time budget: `openspiel:seconds=S`.
 
     The bot has only a number of simulations, so each move gets as many as it ran in S seconds on the
-    moves before (a running mean of its own speed on this machine, under the same load as ours)."""
+    moves before (a running mean of its own speed on this machine, under the same load as ours).
+    `openspiel:simulations=K` gives every move K simulations instead, whatever the load."""
 
-    def __init__(self, seconds: float = 0.1) -> None:
+    def __init__(self, seconds: float = 0.1, simulations: int = 0) -> None:
+        if not 0 <= simulations <= 100_000:
+            raise ValueError(f"simulations must be 0 (use seconds) to 100000, not {simulations}")
         self.seconds = seconds
-        self.spec = f"openspiel:seconds={seconds:g}"
+        self.fixed = simulations
+        self.spec = (
+            f"openspiel:simulations={simulations}" if simulations else f"openspiel:seconds={seconds:g}"
+        )
         self._games: dict[str, Any] = {}
         self._rate: dict[str, float] = {}  # simulations per second, per game
 
@@ -59,12 +69,13 @@ class SpielAgent:
         key = repr(game)
         if key not in self._games:
             self._games[key] = spiel_game(game)
-            self._rate[key] = spiel_rate(game, positions(game, 3), 30)
+            if not self.fixed:
+                self._rate[key] = spiel_rate(game, positions(game, 3), 30)
         sgame = self._games[key]
         legal = agents.legal_ids(view)
         if len(legal) == 1:
             return legal[0]
-        simulations = max(1, round(self._rate[key] * self.seconds))
+        simulations = self.fixed or max(1, round(self._rate[key] * self.seconds))
         start = time.perf_counter()
         state = BodogeSpielState(sgame, game.sample_state(view, rng))
         seed = rng.getrandbits(32)
@@ -80,8 +91,9 @@ class SpielAgent:
                 if simulations > 10_000:
                     raise
                 simulations *= 2
-        rate = ran / (time.perf_counter() - start)
-        self._rate[key] = 0.8 * self._rate[key] + 0.2 * rate
+        if not self.fixed:
+            rate = ran / (time.perf_counter() - start)
+            self._rate[key] = 0.8 * self._rate[key] + 0.2 * rate
         return action
 
 
@@ -94,10 +106,21 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--games", type=int, default=60, help="games per row (default 60)")
     parser.add_argument("--seconds", type=float, default=0.1, help="thinking time a move (default 0.1)")
     parser.add_argument("--against", choices=["openspiel", "heuristic"], default="openspiel")
+    parser.add_argument(
+        "--peer-simulations",
+        type=int,
+        default=0,
+        metavar="K",
+        help="give OpenSpiel's bot K simulations a move instead of --seconds (1 to 100000)",
+    )
     parser.add_argument("--spec", default="ismcts", help="our bot (default: the default ismcts)")
     parser.add_argument("--jobs", type=int, default=2, help="worker processes (default 2)")
     parser.add_argument("--out", type=Path, default=Path("results/peer"), help="where runs are kept")
     args = parser.parse_args(argv)
+    if args.peer_simulations and not 1 <= args.peer_simulations <= 100_000:
+        parser.error(f"--peer-simulations must be 1 to 100000, not {args.peer_simulations}")
+    if args.peer_simulations and args.against != "openspiel":
+        parser.error("--peer-simulations sizes OpenSpiel's bot: it needs --against openspiel")
     agents.register("openspiel", SpielAgent)
     # a search gets the thinking time; a bot that does not think (nn, heuristic) plays as it is
     thinks = agents.parse_spec(args.spec)[0] == "ismcts"
@@ -112,7 +135,13 @@ def main(argv: list[str] | None = None) -> None:
         for n in args.players:
             if not cls.min_players <= n <= cls.max_players:
                 continue
-            peer = f"openspiel:seconds={args.seconds:g}" if args.against == "openspiel" else "heuristic"
+            peer = (
+                "heuristic"
+                if args.against == "heuristic"
+                else f"openspiel:simulations={args.peer_simulations}"
+                if args.peer_simulations
+                else f"openspiel:seconds={args.seconds:g}"
+            )
             games = -(-args.games // n) * n  # whole deals: our bot in every seat
             config = arena.SimConfig(
                 game=name, players=n, agents=[ours] + [peer] * (n - 1), games=games, seed=1
