@@ -4,7 +4,8 @@
     python bench/peer.py hangover --players 4 --games 120 --seconds 0.2 --jobs 2
     python bench/peer.py --against heuristic               # the same table against our heuristic
     python bench/peer.py troika --spec nn                  # the learned bot (it takes no time budget)
-    python bench/peer.py hangover --spec nn --peer-simulations 400   # the peer at a fixed size
+    python bench/peer.py hangover --spec nn --peer-simulations 32    # the peer at a fixed size (about
+                                                           # what 0.1 s buys it on a quiet machine)
 
 Each row is one arena run: bodoge's `ismcts:seconds=S` in one seat against n − 1 copies of the peer,
 seats rotated and deals duplicated (every deal is played once with our bot in each seat). The peer:
