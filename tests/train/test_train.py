@@ -585,3 +585,25 @@ def test_self_play_in_processes_plays_the_same_games() -> None:
         map(bytes, np.concatenate([two.obs, two.value], axis=1))
     )
     assert sorted(one.action.tolist()) == sorted(two.action.tolist())
+
+
+def test_self_play_in_pieces_keeps_each_process_share_in_order(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A process plays its share in pieces of CHUNK_GAMES games (so that it never holds a whole
+    share's samples); the pieces join into exactly what the whole shares gave: share 0, then share 1."""
+    import numpy as np
+
+    import bodoge.train as train
+    from bodoge.train.selfplay import Samples, play
+
+    config = TrainConfig("hangover", 3, **TINY)
+    monkeypatch.setattr(train, "CHUNK_GAMES", 1)
+    seeds = [3, 4, 5, 6, 7]
+    pieces = train._play_chunks(config, "heuristic", seeds, jobs=2)
+    shares = Samples.join(
+        [
+            play(config.game, config.players, config.options, "heuristic", seeds[i::2], config.seed)
+            for i in (0, 1)
+        ]
+    )
+    for key, array in shares.arrays().items():
+        assert np.array_equal(pieces.arrays()[key], array), key

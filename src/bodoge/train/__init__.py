@@ -238,6 +238,9 @@ def strength(game: Game, spec: str, deals: int, seed: int) -> dict[str, Any]:
     return {**est.to_json(), "fair": 1.0 / n, "games": len(pairs)}
 
 
+CHUNK_GAMES = 1_000  # self-play games a worker process plays and sends back at a time
+
+
 def _play_chunks(config: TrainConfig, expert: str, seeds: list[int], jobs: int) -> Samples:
     play_games = ppo.play if is_ppo(expert) else play
     if jobs <= 1 or len(seeds) < 2:
@@ -245,7 +248,16 @@ def _play_chunks(config: TrainConfig, expert: str, seeds: list[int], jobs: int) 
     import multiprocessing
     from concurrent.futures import ProcessPoolExecutor
 
-    chunks = [seeds[i::jobs] for i in range(jobs)]
+    # Process i's share is seeds[i::jobs], as ever, played in pieces of CHUNK_GAMES games that join
+    # in the same order: the samples and their order are what one piece per share gave, while a
+    # process holds (and sends back) one piece's decisions at a time, not its whole share. (50,000
+    # Hangover lookahead games are 3.4 GB of samples: held twice in each process, and once more here
+    # as they arrived, they outgrew a 24 GB machine.)
+    chunks = [
+        share[start : start + CHUNK_GAMES]
+        for share in (seeds[i::jobs] for i in range(jobs))
+        for start in range(0, len(share), CHUNK_GAMES)
+    ]
     # spawned, not forked: this process has started JAX's threads by now, and a fork copies their locks
     with ProcessPoolExecutor(jobs, mp_context=multiprocessing.get_context("spawn")) as pool:
         parts = list(
@@ -255,7 +267,6 @@ def _play_chunks(config: TrainConfig, expert: str, seeds: list[int], jobs: int) 
                     *[
                         (config.game, config.players, config.options, expert, chunk, config.seed)
                         for chunk in chunks
-                        if chunk
                     ],
                     strict=True,
                 ),
