@@ -47,6 +47,8 @@ from bodoge.rl.openspiel_adapter import BodogeSpielState
 from nn import uses_network, weights_tag  # bench/nn.py
 from search import spiel_bot, spiel_game, spiel_rate  # bench/search.py
 
+MAX_SIMULATIONS = 100_000  # the most `--peer-simulations` (and `openspiel:simulations=K`) allows
+
 
 class SpielAgent:
     """OpenSpiel's ISMCTSBot as a bodoge agent with a time budget: `openspiel:seconds=S`.
@@ -56,8 +58,8 @@ class SpielAgent:
     `openspiel:simulations=K` gives every move K simulations instead, whatever the load."""
 
     def __init__(self, seconds: float = 0.1, simulations: int = 0) -> None:
-        if not 0 <= simulations <= 100_000:
-            raise ValueError(f"simulations must be 0 (use seconds) to 100000, not {simulations}")
+        if not 0 <= simulations <= MAX_SIMULATIONS:
+            raise ValueError(f"simulations must be 0 (use seconds) to {MAX_SIMULATIONS}, not {simulations}")
         self.seconds = seconds
         self.fixed = simulations
         self.spec = (
@@ -112,14 +114,14 @@ def main(argv: list[str] | None = None) -> None:
         type=int,
         default=0,
         metavar="K",
-        help="give OpenSpiel's bot K simulations a move instead of --seconds (1 to 100000)",
+        help=f"give OpenSpiel's bot K simulations a move instead of --seconds (1 to {MAX_SIMULATIONS})",
     )
     parser.add_argument("--spec", default="ismcts", help="our bot (default: the default ismcts)")
     parser.add_argument("--jobs", type=int, default=2, help="worker processes (default 2)")
     parser.add_argument("--out", type=Path, default=Path("results/peer"), help="where runs are kept")
     args = parser.parse_args(argv)
-    if args.peer_simulations and not 1 <= args.peer_simulations <= 100_000:
-        parser.error(f"--peer-simulations must be 1 to 100000, not {args.peer_simulations}")
+    if args.peer_simulations and not 1 <= args.peer_simulations <= MAX_SIMULATIONS:
+        parser.error(f"--peer-simulations must be 1 to {MAX_SIMULATIONS}, not {args.peer_simulations}")
     if args.peer_simulations and args.against != "openspiel":
         parser.error("--peer-simulations sizes OpenSpiel's bot: it needs --against openspiel")
     agents.register("openspiel", SpielAgent)
