@@ -4,8 +4,9 @@ Games of every game and player count are played by a mix of deliberately differe
 seat: the heuristic, the first or the last legal action, uniformly random, "rare" (an action id chosen
 least so far in this game, which walks into positions no sensible player reaches), and now and then a
 small ISMCTS. After every action, for every seat and the spectator and several RNG seeds,
-`game.sample_state(view(p), rng)` must succeed, the sampled state's `view(p)` must equal `view(p)`,
-log included (DESIGN.md §2), and play must go on legally from it; a search's likely deal
+`game.sample_state(view(p), rng)` must succeed, the sampled state's `view(p)` must equal `view(p)`
+(DESIGN.md §2: the log too, for the first seed; the log, each event in two languages built afresh
+for a sampled state, took most of the file's time), and play must go on legally from it; a search's likely deal
 (`game.sampler(view, likely=True)`, which reads the others' plays as the heuristic's) must keep the
 view too, even where the plays were nothing like the heuristic's. Strong and odd play together reach
 the rare positions where a sampler that assumes too much finds nothing: Troika's crash was a tile
@@ -92,10 +93,13 @@ def test_sample_state_succeeds_and_keeps_the_view(
         state.apply(action)
         for p in (*range(players), None):
             view = state.view(p)
+            bare = {key: value for key, value in view.items() if key != "log"}
             for k in range(SEEDS):
                 where = f"{name} {players}p seed {seed}, seat {p}, sample {k}, after {state.history}"
                 sampled = game.sample_state(view, random.Random(seed * 31 + k))
-                assert sampled.view(p) == view, f"the view changed: {where}"
+                # The log, every event in words, is most of a view's cost (a fresh state has none of
+                # it built): compared whole for the first deal, the rest of the view for every deal.
+                assert sampled.view(p, log=k == 0) == (view if k == 0 else bare), f"the view changed: {where}"
                 if k == 0 and p is not None and likely:  # what a search deals: the same promise
                     dealt = game.sampler(view, likely=True)(random.Random(seed))
                     assert dealt.view(p) == view, f"the likely deal changed the view: {where}"
