@@ -25,8 +25,8 @@ move in the heuristic's place as the move to beat), and `value=nn` values each s
 network's estimate of every seat's win share, from the view of the seat to move there, instead of a
 rollout. `prior=nn,root=halving` keeps the default search and puts only the network's best move in
 the heuristic's place as the move to beat: the one guide measured above the default at equal time
-(in every game at 3 and 4 players but Hangover with 4, where it is level). Their cost and strength
-are measured in docs/models.md.
+(in every game at 3 and 4 players; in Hangover with 4 by little). Their cost and strength are
+measured in docs/models.md.
 
 A cut simulation (`horizon=round` or N actions) is valued from `scores()` by `cut`. An iteration
 budget alone is deterministic (same view, same rng, same move); a time budget depends on the machine.
