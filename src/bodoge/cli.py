@@ -967,8 +967,8 @@ def review(
     iterations: Annotated[
         int | None,
         typer.Option(
-            help="Deals per decision (each plays every option out once); default "
-            "24, or 8 where playouts use the view heuristic (Troika).",
+            help="The most deals an option plays in a decision (options clearly behind the best stop "
+            "early); default 128, or 32 where playouts use the view heuristic.",
         ),
     ] = None,
     seconds: Annotated[
@@ -985,6 +985,13 @@ def review(
     ] = None,
     rollout: Annotated[
         str, typer.Option(help="How every seat plays in the playouts: auto, quick, heuristic or random.")
+    ] = "auto",
+    leaf: Annotated[
+        str,
+        typer.Option(
+            help="How an option's playout is valued: auto (the network where it judges better), rollout "
+            "(played to the end) or nn (played to the seat's next decision, then the shipped network)."
+        ),
     ] = "auto",
     out: Annotated[
         Path | None,
@@ -1016,7 +1023,7 @@ def review(
         plans = []
         for name, record in named:
             try:
-                plans.append(reviewing.plan_review(record, wanted, budget, seed, rollout, "likely"))
+                plans.append(reviewing.plan_review(record, wanted, budget, seed, rollout, "likely", leaf))
             except BadOption as exc:
                 _fail(_review_flags(str(exc)))
             except BodogeError as exc:
@@ -1064,6 +1071,7 @@ def review(
                 backend=backend,
                 address=address,
                 rollout=rollout,
+                leaf=leaf,
             )
     except KeyboardInterrupt:
         console.print("[yellow]Interrupted:[/yellow] nothing was written.")
@@ -1090,7 +1098,7 @@ def review(
 
 def _review_flags(message: str) -> str:
     """An option's error in the words of `review`'s flags."""
-    for name in ("iterations", "seconds", "seats", "rollout"):
+    for name in ("iterations", "seconds", "seats", "rollout", "leaf"):
         message = message.replace(f"'{name}'", f"--{name}")
     return message
 
@@ -1106,28 +1114,17 @@ def _print_review(result: dict[str, Any], name: str | None) -> None:
         pad_edge=False,
     )
     # short headers: the table fits 80 columns (docs/review.md names them in full)
-    for column in (
-        "seat",
-        "moves",
-        "loss",
-        "acc",
-        "best",
-        "good",
-        "inacc",
-        "mist",
-        "blund",
-        "bot",
-        "won",
-    ):
+    for column in ("seat", "moves", "judged", "loss", "acc", "inacc", "mist", "blund", "uncl", "bot", "won"):
         table.add_column(column, justify="right", no_wrap=True, min_width=len(column))
     for s in result["seats"]:
         c = s["classes"]
         table.add_row(
             f"P{s['seat']}",
             str(s["reviewed"]),
+            str(s["judged"]),
             "–" if s["mean_loss"] is None else f"{100 * s['mean_loss']:.1f}%",
             "–" if s["accuracy"] is None else f"{s['accuracy']:.0f}",
-            *(str(c[k]) for k in ("best", "good", "inaccuracy", "mistake", "blunder")),
+            *(str(c[k]) for k in ("inaccuracy", "mistake", "blunder", "unclear")),
             "–" if s["bot_agreement"] is None else f"{100 * s['bot_agreement']:.0f}%",
             f"{s['return']:g}",
         )

@@ -7,12 +7,14 @@ import random
 from typing import Any
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 import bodoge
 from bodoge import agents
 from bodoge.analysis import review as reviewing
-from bodoge.analysis.review import classify, move_accuracy, review_record
-from bodoge.analysis.values import Budget
+from bodoge.analysis.review import BLUNDER, INACCURACY, JUDGED, MISTAKE, accuracy, classify, review_record
+from bodoge.analysis.values import Budget, OptionValues, option_values
 from bodoge.errors import BadOption, BadRecord
 
 
@@ -109,42 +111,82 @@ def test_the_review_never_reads_the_hidden_state(monkeypatch: pytest.MonkeyPatch
 
 
 # Per game: players, games, deals (small, yet enough for the difference to show every time).
-SKILL = {"hangover": (3, 3, 8), "tokkuri": (2, 2, 6), "tottarot": (2, 4, 8), "troika": (2, 1, 4)}
+SKILL = {"hangover": (3, 3, 32), "tokkuri": (2, 2, 32), "tottarot": (2, 4, 32), "troika": (3, 3, 32)}
 
 
 @pytest.mark.slow
 @pytest.mark.parametrize("name", sorted(SKILL))
-def test_random_play_loses_more_than_the_heuristic(name: str) -> None:
-    """By the plain loss and by the held-out one (the best picked on other deals), seats rotated."""
+def test_random_play_is_judged_below_the_heuristic(name: str) -> None:
+    """The random seat's accuracy (the win share at stake it kept, over judged decisions) is below the
+    heuristic seats', seats rotated, in small games (Troika's judged by its network, the others by
+    playouts); bench/review_ladder.py (and its test) measures the same at 3 and 4 players, with the
+    search and the network as players too. Troika with 2 players, judged by playouts (no network is
+    shipped), does not hold: docs/review.md says so."""
     players, games, deals = SKILL[name]
-    losses: dict[str, dict[bool, list[float]]] = {
-        "loss": {True: [], False: []},
-        "held_out_loss": {True: [], False: []},
-    }
+    judged: dict[bool, list[dict[str, Any]]] = {True: [], False: []}
     for g in range(games):
         random_seat = g % players
         review = review_record(
-            played(name, players, seed=g, random_seat=random_seat), budget=Budget(deals=deals)
+            played(name, players, seed=g, random_seat=random_seat), budget=Budget(deals=deals), jobs=2
         )
         for d in review["decisions"]:
-            if d["class"] != "forced":
-                for key, by_seat in losses.items():
-                    by_seat[d["seat"] == random_seat].append(d[key])
-    mean = {key: {k: sum(v) / len(v) for k, v in by_seat.items()} for key, by_seat in losses.items()}
-    assert mean["loss"][True] > mean["loss"][False], mean
-    assert mean["held_out_loss"][True] > mean["held_out_loss"][False], mean
+            if d["class"] in JUDGED:
+                judged[d["seat"] == random_seat].append(d)
+    kept = {k: accuracy(v) for k, v in judged.items()}
+    assert kept[True] is not None and kept[False] is not None
+    assert kept[True] < kept[False], kept
 
 
 def test_classes_follow_the_thresholds_and_the_interval() -> None:
-    assert classify(0.5, 0.3, is_best=True) == "best"
-    assert classify(0.5, -0.01, is_best=False) == "good"  # not told apart from the best
-    assert classify(0.04, 0.01, is_best=False) == "good"
-    assert classify(0.05, 0.01, is_best=False) == "inaccuracy"
-    assert classify(0.10, 0.01, is_best=False) == "mistake"
-    assert classify(0.20, 0.01, is_best=False) == "blunder"
-    assert move_accuracy(0) == pytest.approx(100, abs=0.001)
-    assert move_accuracy(1) == 0
-    assert 60 < move_accuracy(0.1) < 66  # Lichess: a 10-point drop scores about 63.6
+    assert classify(0.5, 0.3, 0.7, is_best=True) == "best"
+    assert classify(0.04, -0.02, 0.09, is_best=False) == "good"  # a small loss, surely not a mistake
+    assert classify(0.04, 0.01, 0.07, is_best=False) == "good"
+    assert classify(0.04, -0.05, 0.13, is_best=False) == "unclear"  # could be a mistake
+    assert classify(0.375, -0.117, 0.867, is_best=False) == "unclear"  # issue #55's "✓ Good" of a 37.5 loss
+    assert classify(0.07, 0.01, 0.13, is_best=False) == "inaccuracy"
+    assert classify(0.15, 0.06, 0.24, is_best=False) == "mistake"
+    assert classify(0.15, 0.01, 0.29, is_best=False) == "inaccuracy"  # surely a loss, not surely a mistake
+    assert classify(0.30, 0.11, 0.49, is_best=False) == "blunder"
+    assert classify(0.30, 0.07, 0.53, is_best=False) == "mistake"
+    assert classify(0.30, 0.02, 0.58, is_best=False) == "inaccuracy"
+
+
+@given(
+    loss=st.floats(0, 1),
+    below=st.floats(0, 2),
+    above=st.floats(0, 2),
+)
+def test_a_class_is_never_better_than_its_interval_allows(loss: float, below: float, above: float) -> None:
+    """Never a positive class for a loss of MISTAKE or more, nor where the interval reaches MISTAKE;
+    a class that says the move lost needs the interval's low end above 0, and a blunder or a mistake
+    needs it above the floor of the class below."""
+    low, high = max(-1.0, loss - below), min(1.0, loss + above)
+    cls = classify(loss, low, high, is_best=False)
+    if cls == "good":
+        assert loss < INACCURACY and high < MISTAKE
+    if cls in ("inaccuracy", "mistake", "blunder"):
+        assert low > 0 and loss >= INACCURACY
+    if cls == "mistake":
+        assert loss >= MISTAKE and low > INACCURACY
+    if cls == "blunder":
+        assert loss >= BLUNDER and low > MISTAKE
+    if loss >= MISTAKE:
+        assert cls != "good"
+
+
+def test_accuracy_is_the_share_of_the_stakes_kept() -> None:
+    """Weighted by what was at stake: a seat with no chance left (every option about 0) is judged by
+    the decision that mattered, not flattered by the many that did not."""
+
+    def decision(loss: float, values: list[float]) -> dict[str, Any]:
+        return {"loss": loss, "options": [{"value": v} for v in values]}
+
+    hopeless = [decision(0.0, [0.0, 0.01]) for _ in range(20)]
+    mattered = decision(0.3, [0.1, 0.4])
+    assert accuracy([*hopeless, mattered]) == pytest.approx(100 * (1 - 0.3 / (20 * 0.01 + 0.3)), abs=0.1)
+    assert accuracy([decision(0.0, [0.5, 0.2])]) == 100
+    assert accuracy([decision(0.3, [0.5, 0.2])]) == 0
+    assert accuracy([decision(0.0, [0.3, 0.3])]) is None  # nothing at stake: nothing to say
 
 
 def test_bad_input_is_refused_before_any_search() -> None:
@@ -203,8 +245,6 @@ def test_the_held_out_loss_has_no_floor_of_noisy_maxima() -> None:
     played by about a sd of the means, so the plain loss is clearly above 0 on average; the held-out
     loss (the best picked on the other half of the deals) is 0 on average. Where one option is worth
     more, the held-out loss of another is the gap."""
-    from bodoge.analysis.values import OptionValues
-
     rng = random.Random(3)
     plain, held = [], []
     for _ in range(300):
@@ -218,3 +258,63 @@ def test_the_held_out_loss_has_no_floor_of_noisy_maxima() -> None:
     assert sure.held_out_loss(0) == 0
     assert sure.held_out_loss(1) == 0.5
     assert sure.held_out_loss(2) == 1
+
+
+def test_the_race_keeps_the_move_played_and_puts_the_deals_where_options_are_close() -> None:
+    """A Troika decision of many options: every option plays the first round; the move played (kept)
+    and the leader play every deal; the others leave the race a half at a time, the leader's nearest
+    rivals last, so far fewer playouts than every option on every deal; the same seed gives the same
+    values."""
+    game = bodoge.make("troika", 4)
+    state = game.new_state(seed=3)
+    rng = random.Random(3)
+    while len(state.legal_actions()) < 6:
+        state.apply(rng.choice(state.legal_actions()))
+    view = state.view(state.current_player)
+    options = [a["id"] for a in view["legal_actions"]]
+    chosen = options[-1]
+    values = option_values(
+        game, view, Budget(deals=32), seed=4, keep=(chosen,), leaf="rollout", precision=None
+    )
+    again = option_values(
+        game, view, Budget(deals=32), seed=4, keep=(chosen,), leaf="rollout", precision=None
+    )
+    assert values.returns == again.returns
+    assert values.played(chosen) == values.played(values.best()) == values.deals == 32
+    assert min(values.played(a) for a in options) == 4
+    assert values.playouts <= 0.6 * len(options) * 32  # every option on every deal: 32 each
+    finalists = [a for a in options if values.played(a) == 32]
+    assert 2 <= len(finalists) <= 3  # the leader, its nearest rival, and the move played
+    assert {values.best(), chosen} <= set(finalists)
+
+
+def test_an_even_decision_plays_no_more_than_it_needs() -> None:
+    """Options that come to the same on every deal: `even`, and the race stops after 16 deals."""
+    values = OptionValues(0, [0, 1], {0: [0.0] * 16, 1: [0.0] * 16})
+    assert values.even()
+    assert not OptionValues(0, [0, 1], {0: [0.0] * 16, 1: [0.0] * 15 + [1.0]}).even()
+
+
+def test_the_network_values_the_options_where_a_model_is_shipped() -> None:
+    """`leaf="nn"`: each option played until the seat's next decision, then the shipped network's value;
+    no model for 2 players: a clear error; `auto` is the measured choice (values.NN_LEAF)."""
+    from bodoge.analysis.values import leaf_name
+
+    game = bodoge.make("tottarot", 4)
+    state = game.new_state(seed=2)
+    view = state.view(state.current_player)
+    values = option_values(game, view, Budget(deals=4), seed=1, leaf="nn")
+    assert all(0 <= values.mean(a) <= 1 for a in values.options)
+    assert leaf_name(game, "auto") == "nn"
+    assert leaf_name(bodoge.make("hangover", 4), "auto") == "rollout"
+    assert leaf_name(bodoge.make("troika", 2), "auto") == "rollout"  # no network for 2 players
+    with pytest.raises(BadOption, match="no model is shipped"):
+        option_values(
+            bodoge.make("troika", 2),
+            bodoge.make("troika", 2).new_state(seed=1).view(0),
+            Budget(deals=2),
+            1,
+            leaf="nn",
+        )
+    with pytest.raises(BadOption, match="leaf"):
+        option_values(game, view, Budget(deals=2), 1, leaf="oracle")

@@ -138,8 +138,12 @@ def test_a_practice_table_gives_ranked_hints_to_its_person_only(
     assert hint["seat"] == 0 and hint["move"] == 0
     ranked = hint["hints"]
     assert sorted(h["text"] for h in ranked) == ["bid 0", "bid 1", "bid 2", "bid 3"]
-    values = [h["value"] for h in ranked]
-    assert values == sorted(values, reverse=True)
+    # The race's order: the leader first (about equal to itself), then by deals played, each group
+    # by win chance.
+    assert ranked[0]["about_equal"] and ranked[0]["deals"] == max(h["deals"] for h in ranked)
+    order = [(-h["deals"], -h["value"]) for h in ranked[1:]]
+    assert order == sorted(order)
+    assert all(h["low"] <= h["value"] <= h["high"] for h in ranked)
     assert sum(h["heuristic"] for h in ranked) == 1
     assert all(h["reason"]["en"] and h["reason"]["ja"] for h in ranked)
     with Player(live.ws_url, table, token) as player:

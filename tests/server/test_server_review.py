@@ -17,7 +17,7 @@ from server_helpers import TOY, ThreadServer, create_table, make_config
 
 from bodoge.analysis import Budget, review_record
 from bodoge.server.guard import Limits
-from bodoge.server.reviews import DEALS, SEED, STALE, Reviews
+from bodoge.server.reviews import SEED, STALE, Reviews, server_deals
 from bodoge.server.storage import ReviewRow, Storage
 
 BOTS = [{"kind": "bot", "spec": "heuristic"}] * 3
@@ -84,7 +84,7 @@ def test_two_requests_make_one_review_which_is_the_librarys_and_is_stored(db_url
         record = http.get(f"/api/tables/{table_id}/record").json()
     review = got["review"]
     # Every seat's every decision, valued exactly as `bodoge review` values them with the same budget.
-    assert review == review_record(record, budget=Budget(deals=DEALS), seed=SEED, jobs=1)
+    assert review == review_record(record, budget=Budget(deals=server_deals(record, None)), seed=SEED, jobs=1)
     assert [d["move"] for d in review["decisions"]] == list(range(len(record["actions"])))
     assert got["done"] == got["total"] == len(record["actions"])
     # Stored with the table: another server on the same database answers it without a new job.

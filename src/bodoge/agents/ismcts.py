@@ -550,8 +550,10 @@ class _Context:
                 break
         network = self.network
         if network is not None:
+            from bodoge.agents.nn import state_value  # numpy: only where a network is used
+
             # the network's win shares from the view of the seat to move, instead of a rollout
-            value = state.returns() if state.current_player is None else _network_value(network, state)
+            value = state.returns() if state.current_player is None else state_value(network, state)
             for visited in path:
                 visited.visits += 1
                 totals = visited.totals
@@ -577,19 +579,6 @@ class _Context:
             for p in range(n):
                 totals[p] += value[p]
         return value
-
-
-def _network_value(network: Any, state: State) -> list[float]:
-    """Every seat's win share as the network sees it from the view of the seat to move in `state`."""
-    from bodoge.agents.nn import state_observation, to_absolute
-
-    seat = state.current_player
-    assert seat is not None
-    _, value_logits = network.forward(state_observation(state, seat))
-    v = value_logits.astype(float)
-    e = [math.exp(x - max(v)) for x in v]
-    total = sum(e)
-    return to_absolute([x / total for x in e], seat)
 
 
 def _random_move(state: State, rng: random.Random) -> int:

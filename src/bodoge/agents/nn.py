@@ -309,6 +309,17 @@ def to_absolute(relative: Sequence[float] | np.ndarray, seat: int) -> list[float
     return [float(relative[(p - seat) % n]) for p in range(n)]
 
 
+def state_value(model: Model, state: State) -> list[float]:
+    """Every seat's win share as `model` sees it from the view of the seat to move in `state` (a live
+    state or a sampled one, not over): the value of a search's leaf, or of a review's option."""
+    seat = state.current_player
+    assert seat is not None
+    _, value_logits = model.forward(state_observation(state, seat))
+    v = value_logits.astype(np.float64)
+    e = np.exp(v - v.max())
+    return to_absolute(e / e.sum(), seat)
+
+
 def choose(p: np.ndarray, legal: list[int], temperature: float, rng: random.Random) -> int:
     """The best action of the policy `p` over `legal` (temperature 0: argmax, the first of equals),
     or one drawn from p^(1/temperature) with `rng`."""

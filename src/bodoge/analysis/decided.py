@@ -11,7 +11,8 @@ move (the best option's value, from its view) and the move's `loss`. Over the re
   its 95% interval (games as the unit), the share of decisions worse than an inaccuracy, and the mean
   size of the swing after it.
 
-Forced decisions (one legal action) count in the swings, never in the losses.
+Forced decisions (one legal action), even ones (every option came to the same) and unclear ones (the
+deals could not tell) count in the swings, never in the losses.
 """
 
 from __future__ import annotations
@@ -20,12 +21,12 @@ from collections import defaultdict
 from typing import Any
 
 from bodoge.agents.counterfactual import action_label, vocabulary
+from bodoge.analysis.review import JUDGED, NOT_SO_GOOD
 from bodoge.arena.stats import clustered_mean_ci
 from bodoge.core.registry import make
 
 #: How many of the largest swings a summary lists.
 TOP_SWINGS = 10
-NOT_SO_GOOD = ("inaccuracy", "mistake", "blunder")
 
 
 def decision_kind(options: list[dict[str, Any]], words: Any) -> str:
@@ -65,7 +66,7 @@ def decided(reviews: list[dict[str, Any]], top: int = TOP_SWINGS) -> dict[str, A
             d = s["decision"]
             kind = decision_kind(d["options"], words)
             moved[kind].append(abs(s["swing"]))
-            if d["class"] != "forced":
+            if d["class"] in JUDGED:  # not forced, even or unclear: a loss the review stands by
                 losses[kind].append((g, d["loss"]))
                 worse[kind] += d["class"] in NOT_SO_GOOD
             listed.append(

@@ -20,7 +20,6 @@ from __future__ import annotations
 
 import concurrent.futures as cf
 import contextlib
-import math
 import multiprocessing
 import random
 import sys
@@ -29,25 +28,38 @@ from typing import Any
 
 import bodoge
 from bodoge.agents.heuristic import heuristic_policy
-from bodoge.analysis.values import Budget, Deal, Rollout, option_values, rollout_name, rollout_policy
+from bodoge.analysis.values import (
+    Budget,
+    Deal,
+    Leaf,
+    Rollout,
+    leaf_name,
+    leaf_network,
+    option_values,
+    rollout_name,
+    rollout_policy,
+)
 from bodoge.core.game import Game, State
 from bodoge.errors import BadOption, BadRecord, BodogeError, is_int_in
 
 REVIEW_FORMAT = "bodoge-review/1"
-DEFAULT_DEALS = 24  # where the playouts use a quick policy (a few ms each)
-SLOW_DEALS = 8  # where they use the view heuristic (several times slower; every game here has a quick policy)
+# The most deals an option plays in a decision's race (values.option_values: options clearly below the
+# leader stop early, the move played and the leader play them all): the CLI's and the server's default.
+DEFAULT_DEALS = 128  # where the playouts use a quick policy (a few ms each), or the network values them
+SLOW_DEALS = 32  # where they use the view heuristic (several times slower; all four games have a quick one)
 MAX_JOBS = 256
 MAX_RECORDS = 10_000  # records in one review run
 MAX_ACTIONS = 20_000  # actions of one record (the longest game is a few hundred)
 
 # The classes of a move by its loss (win share, 0 to 1), in the spirit of Lichess's win% drops; a move
-# is an inaccuracy or worse only when the paired interval of its loss excludes 0 (docs/review.md).
+# is classed only where the paired interval of its loss supports the class (`classify`, docs/review.md).
 INACCURACY = 0.05
 MISTAKE = 0.10
 BLUNDER = 0.20
-CLASSES = ("best", "good", "inaccuracy", "mistake", "blunder", "forced")
-#: Lichess's accuracy of one move from its win% drop (points, 0 to 100): 103.1668·e^(−0.04354·drop) − 3.1669.
-ACCURACY_A, ACCURACY_K, ACCURACY_B = 103.1668, 0.04354, 3.1669
+CLASSES = ("best", "good", "inaccuracy", "mistake", "blunder", "unclear", "even", "forced")
+#: The classes of a judged move: the others (unclear, even, forced) count in no seat's accuracy or loss.
+JUDGED = ("best", "good", "inaccuracy", "mistake", "blunder")
+NOT_SO_GOOD = ("inaccuracy", "mistake", "blunder")
 
 Progress = Callable[[int, int], None]
 
@@ -129,13 +141,27 @@ def review_decision(unit: dict[str, Any]) -> dict[str, Any]:
     move, seat, chosen = unit["move"], view["seat"], unit["chosen"]
     budget = Budget(unit["deals"], unit["seconds"])
     seed = decision_seed(unit["seed"], move)
-    values = option_values(game, view, budget, seed, unit["rollout"], unit["deal"])
+    values = option_values(
+        game,
+        view,
+        budget,
+        seed,
+        unit["rollout"],
+        unit["deal"],
+        keep=(chosen,),
+        leaf=unit.get("leaf", Leaf.ROLLOUT),
+    )
     if chosen not in values.options:  # the record replayed: the move was legal, so this is a bug
         raise AssertionError(f"move {move}: the chosen action {chosen} is not among the options")
     texts = {a["id"]: a for a in view["legal_actions"]}
     best = values.best()
     loss, loss_low, loss_high = values.loss_interval(best, chosen)
-    forced = len(values.options) == 1
+    if len(values.options) == 1:
+        cls = "forced"
+    elif values.even():
+        cls = "even"
+    else:
+        cls = classify(loss, loss_low, loss_high, chosen == best)
     options = []
     for a in values.options:
         low, high = values.interval(a)
@@ -147,6 +173,7 @@ def review_decision(unit: dict[str, Any]) -> dict[str, Any]:
                 "value": _r(values.mean(a)),
                 "low": _r(low),
                 "high": _r(high),
+                "deals": values.played(a),
             }
         )
     bot = None
@@ -159,16 +186,22 @@ def review_decision(unit: dict[str, Any]) -> dict[str, Any]:
         "decision": view.get("decision"),
         "chosen": chosen,
         "chosen_text": texts[chosen]["text"],
+        "chosen_text_ja": texts[chosen].get("text_ja", texts[chosen]["text"]),
         "options": options,
         "best": best,
+        "best_text": texts[best]["text"],
+        "best_text_ja": texts[best].get("text_ja", texts[best]["text"]),
         "loss": _r(loss),
         "loss_low": _r(loss_low),
         "loss_high": _r(loss_high),
         "held_out_loss": _r(values.held_out_loss(chosen)),
-        "class": "forced" if forced else classify(loss, loss_low, chosen == best),
+        "class": cls,
         "win_chance": _r(values.mean(best)),
+        "win_low": _r(values.interval(best)[0]),
+        "win_high": _r(values.interval(best)[1]),
         "bot": bot,
         "deals": values.deals,
+        "playouts": values.playouts,
     }
 
 
@@ -176,49 +209,97 @@ def _r(x: float) -> float:
     return round(x, 4)
 
 
-def classify(loss: float, loss_low: float, is_best: bool) -> str:
-    """A move's class from its loss and the low end of its paired interval (not for forced moves)."""
+def classify(loss: float, loss_low: float, loss_high: float, is_best: bool) -> str:
+    """A move's class from its loss and the paired interval of it (not for forced or even moves): only
+    a class its interval supports (docs/review.md).
+
+    - `best`: the move played is the leader of the options (loss 0);
+    - `good`: its loss is below INACCURACY and surely below MISTAKE (the interval's high end);
+    - `inaccuracy`, `mistake`, `blunder`: told apart from the best (the low end above 0), its loss at
+      least the class's threshold, and the low end above the threshold of the class below it: a
+      blunder is surely worse than a mistake's floor, or it is called a mistake (or an inaccuracy);
+    - `unclear`: the deals could not tell: neither surely a small loss nor told apart from the best.
+    No positive class (best, good) is ever given to a loss of MISTAKE or more."""
     if is_best:
         return "best"
-    if loss_low <= 0 or loss < INACCURACY:  # not told apart from the best, or near enough
+    if loss < INACCURACY and loss_high < MISTAKE:
         return "good"
-    if loss < MISTAKE:
-        return "inaccuracy"
-    if loss < BLUNDER:
-        return "mistake"
-    return "blunder"
+    if loss_low > 0:
+        for cls, threshold, floor in (
+            ("blunder", BLUNDER, MISTAKE),
+            ("mistake", MISTAKE, INACCURACY),
+            ("inaccuracy", INACCURACY, 0.0),
+        ):
+            if loss >= threshold and loss_low > floor:
+                return cls
+    return "unclear"
 
 
-def move_accuracy(loss: float) -> float:
-    """Lichess's accuracy of one move (0 to 100) from its loss in win share (×100: percentage points)."""
-    return min(100.0, max(0.0, ACCURACY_A * math.exp(-ACCURACY_K * 100 * loss) - ACCURACY_B))
+def stakes(d: dict[str, Any]) -> float:
+    """What was at stake in a decision: its best option's value minus its worst's (win share)."""
+    values = [o["value"] for o in d["options"]]
+    return max(values) - min(values)
+
+
+def accuracy(judged: list[dict[str, Any]]) -> float | None:
+    """A seat's accuracy (0 to 100): the share of the win share at stake in its judged decisions that it
+    kept, 100 × (1 − Σ loss / Σ stakes). Weighted by the stakes, so a seat with no chance left, whose
+    every option is worth about 0, is judged by the decisions that mattered, not flattered by those
+    that did not (a mean of per-move scores is: docs/review.md). None where nothing was at stake."""
+    at_stake = sum(stakes(d) for d in judged)
+    if at_stake <= 0:
+        return None
+    return round(100 * (1 - sum(d["loss"] for d in judged) / at_stake), 1)
 
 
 # -- the whole review --------------------------------------------------------------------------------
 
 
 def seat_summary(seat: int, decisions: list[dict[str, Any]], returns: list[float]) -> dict[str, Any]:
-    """One seat's figures (docs/review.md): over its decisions that were not forced."""
+    """One seat's figures (docs/review.md): accuracy and losses over its judged decisions only (JUDGED:
+    not forced, not even, not unclear), with how many were not judged."""
     mine = [d for d in decisions if d["seat"] == seat]
     chosen = [d for d in mine if d["class"] != "forced"]
+    judged = [d for d in mine if d["class"] in JUDGED]
     counts = dict.fromkeys(CLASSES, 0)
     for d in mine:
         counts[d["class"]] += 1
     with_bot = [d for d in chosen if d["bot"] is not None]
-    n = len(chosen)
+    n = len(judged)
+    worst = max(
+        (d for d in judged if d["class"] in NOT_SO_GOOD), key=lambda d: (d["loss"], -d["move"]), default=None
+    )
     return {
         "seat": seat,
         "decisions": len(mine),
-        "reviewed": n,
-        "mean_loss": _r(sum(d["loss"] for d in chosen) / n) if n else None,
-        "mean_held_out_loss": _r(sum(d["held_out_loss"] for d in chosen) / n) if n else None,
-        "accuracy": round(sum(move_accuracy(d["loss"]) for d in chosen) / n, 1) if n else None,
+        "reviewed": len(chosen),
+        "judged": n,
+        "not_judged": len(chosen) - n,
+        "mean_loss": _r(sum(d["loss"] for d in judged) / n) if n else None,
+        "mean_held_out_loss": _r(sum(d["held_out_loss"] for d in judged) / n) if n else None,
+        "accuracy": accuracy(judged),
         "classes": counts,
         "bot_agreement": _r(sum(d["chosen"] == d["bot"] for d in with_bot) / len(with_bot))
         if with_bot
         else None,
         "best_rate": _r(counts["best"] / n) if n else None,
+        "biggest_mistake": None if worst is None else biggest(worst),
         "return": returns[seat],
+    }
+
+
+def biggest(d: dict[str, Any]) -> dict[str, Any]:
+    """What a player reads of their biggest mistake: the move, what was better, and by how much."""
+    return {
+        "move": d["move"],
+        "class": d["class"],
+        "chosen_text": d["chosen_text"],
+        "chosen_text_ja": d["chosen_text_ja"],
+        "best_text": d["best_text"],
+        "best_text_ja": d["best_text_ja"],
+        "loss": d["loss"],
+        "loss_low": d["loss_low"],
+        "loss_high": d["loss_high"],
     }
 
 
@@ -236,12 +317,14 @@ def plan_review(
     seed: int,
     rollout: str,
     deal: str,
+    leaf: str = Leaf.AUTO,
 ) -> tuple[dict[str, Any], list[dict[str, Any]]]:
     """The review's head (everything but decisions and seats) and its units of work, one per decision
     of the chosen seats; BadRecord or BadOption before any search."""
     game, final = finished_game(record)
     wanted = check_seats(seats, game.num_players)
     rollout_policy(game, rollout)  # BadOption now, not in a worker
+    leaf_network(game, leaf)
     if budget is None:
         budget = default_budget(game, rollout)
     if not isinstance(deal, str) or deal not in tuple(Deal):
@@ -261,6 +344,7 @@ def plan_review(
                     "seed": seed,
                     "rollout": rollout,
                     "deal": deal,
+                    "leaf": leaf_name(game, leaf),
                 }
             )
     head = {
@@ -278,6 +362,7 @@ def plan_review(
             **budget.to_json(),
             "rollout": rollout_name(game, rollout),
             "deal": str(deal),
+            "leaf": leaf_name(game, leaf),
             "thresholds": {"inaccuracy": INACCURACY, "mistake": MISTAKE, "blunder": BLUNDER},
         },
     }
@@ -295,6 +380,7 @@ def review_records(
     address: str | None = None,
     rollout: str = Rollout.AUTO,
     deal: str = Deal.LIKELY,
+    leaf: str = Leaf.AUTO,
 ) -> list[dict[str, Any]]:
     """Review every record (see `review_record`); all their decisions share the workers."""
     if not is_int_in(jobs, 1, MAX_JOBS):
@@ -305,7 +391,7 @@ def review_records(
         raise BadOption("seed", seed, f"an integer from 0 to {bodoge.core.game.MAX_SEED}")
     if len(records) > MAX_RECORDS:
         raise BadOption("records", len(records), f"at most {MAX_RECORDS} records in one review")
-    plans = [plan_review(r, seats, budget, seed, rollout, deal) for r in records]
+    plans = [plan_review(r, seats, budget, seed, rollout, deal, leaf) for r in records]
     units = [(i, u) for i, (_, us) in enumerate(plans) for u in us]
     results = run_units([u for _, u in units], jobs, backend, address, progress)
     reviews = []
@@ -423,16 +509,18 @@ __all__ = [
     "CLASSES",
     "DEFAULT_DEALS",
     "INACCURACY",
+    "JUDGED",
     "MISTAKE",
+    "NOT_SO_GOOD",
     "REVIEW_FORMAT",
     "SLOW_DEALS",
     "Budget",
+    "accuracy",
     "check_seats",
     "classify",
     "decision_states",
     "default_budget",
     "finished_game",
-    "move_accuracy",
     "review_decision",
     "review_record",
     "review_records",

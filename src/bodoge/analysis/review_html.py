@@ -1,7 +1,8 @@
 """`review.html`: a review as one self-contained page (no script, no file or address beside it).
 
-A win-chance graph per seat (inline SVG), the seats' figures, the moves called inaccuracies or worse,
-then every reviewed decision with its options' values and intervals, the chosen and the best marked.
+Each seat's biggest mistake in words, a win-chance graph per seat (inline SVG, each point's 95% interval
+a band behind its line), the seats' figures, the moves called inaccuracies or worse, then every
+reviewed decision with its options' values and intervals, the chosen and the best marked.
 """
 
 from __future__ import annotations
@@ -16,6 +17,8 @@ CLASS_COLOURS = {
     "inaccuracy": "#e67700",
     "mistake": "#d9480f",
     "blunder": "#c92a2a",
+    "unclear": "#495057",
+    "even": "#868e96",
     "forced": "#868e96",
 }
 STYLE = """
@@ -57,6 +60,17 @@ def graph(review: dict[str, Any], width: int = 720, height: int = 220) -> str:
             for d in review["decisions"]
             if d["seat"] == seat
         ]
+        mine = [d for d in review["decisions"] if d["seat"] == seat]
+        if mine:  # how sure each point is: its interval, a band behind the line
+            upper = [
+                (pad + w * d["move"] / moves, pad + h * (1 - d.get("win_high", d["win_chance"])))
+                for d in mine
+            ]
+            lower = [
+                (pad + w * d["move"] / moves, pad + h * (1 - d.get("win_low", d["win_chance"]))) for d in mine
+            ]
+            band = " ".join(f"{x:.1f},{y:.1f}" for x, y in [*upper, *reversed(lower)])
+            parts.append(f"<polygon points='{band}' fill='{colour}' fill-opacity='0.12' stroke='none'/>")
         if points:
             path = " ".join(f"{x:.1f},{y:.1f}" for x, y in points)
             parts.append(f"<polyline points='{path}' fill='none' stroke='{colour}' stroke-width='1.5'/>")
@@ -68,17 +82,36 @@ def graph(review: dict[str, Any], width: int = 720, height: int = 220) -> str:
 
 
 def _seats_table(review: dict[str, Any]) -> str:
-    head = "<tr><th>seat</th><th>decisions</th><th>reviewed</th><th>mean loss</th><th>accuracy</th>"
+    head = "<tr><th>seat</th><th>decisions</th><th>judged</th><th>mean loss</th><th>accuracy</th>"
     head += "".join(f"<th>{c}</th>" for c in CLASS_COLOURS) + "<th>agrees with bot</th><th>result</th></tr>"
     rows = []
     for s in review["seats"]:
         counts = "".join(f"<td>{s['classes'][c]}</td>" for c in CLASS_COLOURS)
         rows.append(
-            f"<tr><td>P{s['seat']}</td><td>{s['decisions']}</td><td>{s['reviewed']}</td>"
+            f"<tr><td>P{s['seat']}</td><td>{s['decisions']}</td><td>{s['judged']} of {s['reviewed']}</td>"
             f"<td>{_pct(s['mean_loss'])}</td><td>{'–' if s['accuracy'] is None else s['accuracy']}</td>"
             f"{counts}<td>{_pct(s['bot_agreement'])}</td><td>{s['return']:g}</td></tr>"
         )
     return f"<table>{head}{''.join(rows)}</table>"
+
+
+def _biggest(review: dict[str, Any]) -> str:
+    """Each seat's biggest mistake, in words, with a link to the decision."""
+    items = []
+    for s in review["seats"]:
+        worst = s.get("biggest_mistake")
+        if worst is None:
+            items.append(
+                f"<li>P{s['seat']}: no inaccuracy or worse among its {s['judged']} judged decisions.</li>"
+            )
+            continue
+        items.append(
+            f"<li>P{s['seat']}, <a href='#m{worst['move']}'>move {worst['move']}</a> ({worst['class']}): "
+            f"played <b>{_e(worst['chosen_text'])}</b>; <b>{_e(worst['best_text'])}</b> was better by "
+            f"{_pct(worst['loss'])} of win chance (between {_pct(worst['loss_low'])} and "
+            f"{_pct(worst['loss_high'])}).</li>"
+        )
+    return f"<ul>{''.join(items)}</ul>"
 
 
 def _mistakes(review: dict[str, Any]) -> str:
@@ -103,7 +136,11 @@ def _decision(d: dict[str, Any]) -> str:
     summary = (
         f"move {d['move']} · P{d['seat']} · {_e(d['chosen_text'])} · "
         f"<span class='cls' style='color:{colour}'>{d['class']}</span> · win chance {_pct(d['win_chance'])}"
-        + (f" · loss {_pct(d['loss'])}" if d["class"] != "forced" else "")
+        + (
+            f" · loss {_pct(d['loss'])} ({_pct(d['loss_low'])} – {_pct(d['loss_high'])})"
+            if d["class"] != "forced"
+            else ""
+        )
     )
     rows = []
     for o in sorted(d["options"], key=lambda o: (-o["value"], o["action"])):
@@ -142,10 +179,15 @@ def review_html(review: dict[str, Any]) -> str:
         f"<title>{_e(title)}</title><style>{STYLE}</style></head><body>",
         f"<h1>{_e(title)}</h1>",
         f"<p>{review['actions']} moves; won by {winners}. Values are each seat's expected win share from "
-        f"its own view at that moment ({_e(budget)}, {_e(settings['rollout'])} playouts, review seed "
-        f"{settings['seed']}). Classes: loss ≥ {_pct(settings['thresholds']['inaccuracy'])} inaccuracy, ≥ "
-        f"{_pct(settings['thresholds']['mistake'])} mistake, ≥ {_pct(settings['thresholds']['blunder'])} "
-        "blunder, each only where the loss's interval excludes 0.</p>",
+        f"its own view at that moment ({_e(budget)}, {_e(settings['rollout'])} playouts"
+        f"{', valued by the network at the seat’s next decision' if settings.get('leaf') == 'nn' else ''}, "
+        f"review seed {settings['seed']}). Classes: loss ≥ {_pct(settings['thresholds']['inaccuracy'])} "
+        f"inaccuracy, ≥ {_pct(settings['thresholds']['mistake'])} mistake, ≥ "
+        f"{_pct(settings['thresholds']['blunder'])} blunder, each only where the loss's interval supports "
+        "it; unclear where the deals could not tell; even where every option came to the same. Accuracy: "
+        "the share of the win chance at stake in the judged decisions that the seat kept.</p>",
+        "<h2>Biggest mistakes</h2>",
+        _biggest(review),
         "<h2>Win chance</h2><figure>",
         graph(review),
         "<figcaption>Each seat's win chance before each of its moves (the best option's value).</figcaption>",

@@ -57,6 +57,14 @@ class Deal(StrEnum):
     UNIFORM = "uniform"  # every deal consistent with the view alike
 
 
+class Leaf(StrEnum):
+    """How an option's playout is valued (docs/review.md measures both)."""
+
+    AUTO = "auto"  # nn where it was measured to judge better (NN_LEAF) and a network is shipped, else rollout
+    ROLLOUT = "rollout"  # played to the end of the game by the rollout policy; the seat's return
+    NN = "nn"  # played by the rollout policy until the seat's next decision, then the shipped network's value
+
+
 @dataclass(frozen=True)
 class Budget:
     """How much search one decision gets: `deals` determinizations (each plays every option out once),
@@ -118,8 +126,10 @@ def rollout_name(game: Game, kind: str) -> str:
 
 @dataclass
 class OptionValues:
-    """The deciding seat's return for every option on every deal: `returns[a][j]` on deal j. Every
-    option has played the same deals, so `returns[a][j]` and `returns[b][j]` are paired."""
+    """The deciding seat's return for every option on the deals it played: `returns[a][j]` on deal j.
+    Every option played the first deals; a race (`option_values`) stops playing an option once it is
+    clearly below the leader, so `returns[a]` is a prefix of the deals, and `returns[a][j]` and
+    `returns[b][j]` are paired wherever both exist."""
 
     seat: int
     options: list[int]
@@ -127,7 +137,15 @@ class OptionValues:
 
     @property
     def deals(self) -> int:
-        return len(self.returns[self.options[0]])
+        """The most deals any option played (the leader's)."""
+        return max(len(r) for r in self.returns.values())
+
+    def played(self, a: int) -> int:
+        return len(self.returns[a])
+
+    @property
+    def playouts(self) -> int:
+        return sum(len(r) for r in self.returns.values())
 
     def mean(self, a: int) -> float:
         values = self.returns[a]
@@ -139,18 +157,24 @@ class OptionValues:
         return max(0.0, low), min(1.0, high)
 
     def best(self) -> int:
-        """The option of highest mean (ties: the lowest id, for a result that does not depend on order)."""
-        return max(self.options, key=lambda a: (self.mean(a), -a))
+        """The leader: of the options that played the most deals, the highest mean (ties: the lowest
+        id, for a result that does not depend on order). An option dropped from the race was clearly
+        below the leader of its time, on fewer deals."""
+        most = self.deals
+        return max((a for a in self.options if self.played(a) == most), key=lambda a: (self.mean(a), -a))
+
+    def differences(self, best: int, a: int) -> list[float]:
+        """`best` minus `a`, deal by deal, on the deals both played."""
+        return [x - y for x, y in zip(self.returns[best], self.returns[a], strict=False)]
 
     def loss_interval(self, best: int, a: int) -> tuple[float, float, float]:
         """Value of `best` minus value of `a`: the mean and the interval of their paired differences,
         deal by deal (the same cards and luck for both). The best was picked as the highest of all
         the options' noisy means, so the interval is widened for that choice (Bonferroni: 95% for
         all the options' comparisons with the best together, z = `paired_z(len(options))`), within
-        [−1, 1]: a difference of two win shares (the normal interval of a few deals may overshoot)."""
-        diffs = [x - y for x, y in zip(self.returns[best], self.returns[a], strict=True)]
-        low, high = mean_interval(diffs, paired_z(len(self.options)))
-        return sum(diffs) / len(diffs), max(-1.0, low), min(1.0, high)
+        [−1, 1]: a difference of two win shares (the normal interval of a few deals may overshoot). Its
+        spread has PSEUDO_DEALS deals of the largest spread added (`paired_interval`)."""
+        return paired_interval(self.differences(best, a), paired_z(len(self.options)))
 
     def held_out_loss(self, a: int, folds: int = 2) -> float:
         """Option a's loss with the best chosen on other deals than those that measure it
@@ -158,17 +182,27 @@ class OptionValues:
         the best option of the other deals' means, minus a, over the fold's deals (paired); the mean
         over the folds. The best of noisy means is biased upward (its own noise helped pick it), so
         `mean(best()) − mean(a)` is positive on average even when every option is worth the same;
-        this estimate is not (0 on average then, and below 0 at times). Needs `folds` deals or more."""
-        k = self.deals
-        if k < folds:
-            raise ValueError(f"{k} deals cannot be split into {folds} folds")
+        this estimate is not (0 on average then, and below 0 at times). The best is chosen among the
+        options that played every deal (the race's finalists); needs `folds` deals or more of each."""
+        if min(self.played(b) for b in self.options) < folds:
+            raise ValueError(f"fewer than {folds} deals cannot be split into {folds} folds")
+        finalists = [b for b in self.options if self.played(b) == self.deals]  # the best is one of them
         total = 0.0
         for fold in range(folds):
-            train = [j for j in range(k) if j % folds != fold]
-            test = [j for j in range(k) if j % folds == fold]
-            best = max(self.options, key=lambda b: (sum(self.returns[b][j] for j in train), -b))
-            total += sum(self.returns[best][j] - self.returns[a][j] for j in test) / len(test)
+            best = max(finalists, key=lambda b: (self._fold_mean(b, fold, folds, False), -b))
+            diffs = [d for j, d in enumerate(self.differences(best, a)) if j % folds == fold]
+            total += sum(diffs) / len(diffs)
         return total / folds
+
+    def _fold_mean(self, b: int, fold: int, folds: int, inside: bool) -> float:
+        values = [x for j, x in enumerate(self.returns[b]) if (j % folds == fold) == inside]
+        return sum(values) / len(values)
+
+    def even(self) -> bool:
+        """Every option had the very same return on every deal they played: the choice changed nothing
+        the playouts could see (a seat with no chance left, or options that come to the same)."""
+        first = self.returns[self.options[0]]
+        return all(r == first[: len(r)] or first == r[: len(first)] for r in self.returns.values())
 
 
 def paired_z(options: int) -> float:
@@ -189,6 +223,19 @@ def mean_interval(values: list[float], z: float = Z) -> tuple[float, float]:
     return mean - half, mean + half
 
 
+#: The race's first round: every option plays this many deals (fewer if the budget is smaller).
+FIRST_ROUND = 4
+#: Deals of the largest spread a difference of two win shares can have (sd 1) added to a paired
+#: difference's own spread (`paired_interval`): a few deals that all agree never make an interval of
+#: zero width.
+PSEUDO_DEALS = 1
+#: Every option with the very same return on this many deals: the race ends (`settled`).
+EVEN_DEALS = 16
+#: The race ends early once every option still in it beside the leader (those kept included) has a
+#: paired interval with the leader no wider than ± this: the loss known well enough to class it.
+PRECISION = 0.04
+
+
 def option_values(
     game: Game,
     view: Mapping[str, Any],
@@ -196,39 +243,154 @@ def option_values(
     seed: int | str,
     rollout: str = Rollout.AUTO,
     deal: str = Deal.LIKELY,
+    keep: tuple[int, ...] = (),
+    precision: float | None = PRECISION,
+    leaf: str = Leaf.AUTO,
 ) -> OptionValues:
-    """Every legal option of `view`'s decision played out on the same deals (see the module docstring).
+    """Every legal option of `view`'s decision valued on the same deals, raced (the module docstring).
 
-    Reads `view` and nothing else; the same view, budget of deals and seed give the same values."""
+    The race (successive halving) plays every option on FIRST_ROUND deals; then, round by round, the
+    better half of the options still in it (`halved`) play on until they have played twice the deals,
+    up to `budget.deals` (or its seconds): the budget goes to the options that are close to the best,
+    and the last two play most. The options in `keep` (a review's move played) stay in to the end,
+    measured against the leader on every deal. The race ends early where every option has come to the
+    same on EVEN_DEALS deals, or (unless `precision` is None) once every option still in it is known
+    against the leader within ± `precision` (`settled`). Reads `view` and nothing else; the same view,
+    budget of deals and seed give the same values."""
     if not isinstance(deal, str) or deal not in tuple(Deal):
         raise BadOption("deal", deal, ", ".join(Deal))
     policy = rollout_policy(game, rollout)
+    network = leaf_network(game, leaf)
     options = legal_ids(view)
     me = view["seat"]
     sample = game.sampler(view, likely=deal == Deal.LIKELY)
     rng = random.Random(seed)
-    returns: dict[int, list[float]] = {a: [] for a in options}
+    values = OptionValues(me, options, {a: [] for a in options})
     cap = budget.deals if budget.deals is not None else MAX_DEALS
     deadline = None if budget.seconds is None else time.perf_counter() + budget.seconds
+    racing = list(options)
     done = 0
-    while done < cap and (done < MIN_DEALS or deadline is None or time.perf_counter() < deadline):
-        dealt = sample(rng)
-        for a, played in zip(options, play_each(dealt, options, policy, rng.getrandbits(64)), strict=True):
-            returns[a].append(played[me])
-        done += 1
-    return OptionValues(me, options, returns)
+    goal = min(cap, FIRST_ROUND)
+    while True:
+        while done < goal and (done < MIN_DEALS or deadline is None or time.perf_counter() < deadline):
+            dealt = sample(rng)
+            luck = rng.getrandbits(64)
+            for a, played in zip(racing, play_each(dealt, racing, policy, luck, network), strict=True):
+                values.returns[a].append(played[me])
+            done += 1
+        if done < goal or done >= cap or len(racing) == 1:
+            break
+        racing = halved(values, racing, keep)
+        if precision is not None and settled(values, racing, precision):
+            break
+        goal = min(cap, 2 * done)
+    return values
 
 
-def play_each(dealt: State, options: list[int], policy: RolloutPolicy | None, luck: int) -> list[list[float]]:
-    """Every option played out to the end from its own clone of `dealt`: every option on the same
-    cards, the same engine chance and the same rollout luck (common random numbers). Every seat's
-    returns, per option."""
+def paired_interval(diffs: list[float], z: float = Z) -> tuple[float, float, float]:
+    """The mean of paired differences (each in [−1, 1]) and its interval mean ± z·sd/√n, within [−1, 1],
+    where the sd has PSEUDO_DEALS deals of sd 1 (the largest a difference of win shares can have)
+    added to the n deals' own: a few deals that all agree never give an interval of zero width."""
+    n = len(diffs)
+    mean = sum(diffs) / n
+    squares = sum((d - mean) ** 2 for d in diffs)
+    half = z * math.sqrt((squares + PSEUDO_DEALS) / (n - 1 + PSEUDO_DEALS) / n)
+    return mean, max(-1.0, mean - half), min(1.0, mean + half)
+
+
+def halved(values: OptionValues, racing: list[int], keep: tuple[int, ...]) -> list[int]:
+    """The options that stay in the race (successive halving): the better half by mean on the deals
+    played so far (at least two, so that the leader is always measured against its nearest rival;
+    ties: the lower id), and those in `keep`."""
+    ranked = sorted(racing, key=lambda a: (-values.mean(a), a))
+    top = ranked[: max(2, math.ceil(len(ranked) / 2))]
+    return [a for a in racing if a in top or a in keep]
+
+
+def settled(values: OptionValues, racing: list[int], precision: float) -> bool:
+    """Whether the race can end: every option in it is known against the leader within ± `precision`
+    (`paired_interval`, Bonferroni over the options), or every option has had the very same return
+    on every one of at least EVEN_DEALS deals (`OptionValues.even`: nothing to race for)."""
+    if values.deals >= EVEN_DEALS and values.even():
+        return True
+    leader = values.best()
+    z = paired_z(len(values.options))
+    for a in racing:
+        if a != leader:
+            _, low, high = paired_interval(values.differences(leader, a), z)
+            if (high - low) / 2 > precision:
+                return False
+    return True
+
+
+#: The games whose shipped networks judge a review's options better than playouts to the end do,
+#: measured by bench/review_ladder.py (docs/review.md, "Playouts or the network"): with playouts, the
+#: random seat's accuracy was not below the heuristic's in Troika; with the network, Hangover's
+#: heuristic was judged above the search. `Leaf.AUTO` uses the network in these games only.
+NN_LEAF = frozenset({"tokkuri", "tottarot", "troika"})
+
+
+def leaf_name(game: Game, leaf: str) -> str:
+    """What `leaf` means for `game` (`auto` resolved); BadOption if it is unknown."""
+    if not isinstance(leaf, str) or leaf not in tuple(Leaf):
+        raise BadOption("leaf", leaf, ", ".join(Leaf))
+    if leaf != Leaf.AUTO:
+        return str(leaf)
+    from bodoge.agents.nn import shipped_path
+
+    shipped = shipped_path(game.name, game.num_players).is_file()
+    return Leaf.NN if game.name in NN_LEAF and shipped else Leaf.ROLLOUT
+
+
+def leaf_network(game: Game, leaf: str) -> Any:
+    """The network that values the leaves (`Leaf.NN`: the shipped model of `game`), or None for
+    rollouts; BadOption if `leaf` is unknown or no model is shipped for the game's player count."""
+    if leaf_name(game, leaf) == Leaf.ROLLOUT:
+        return None
+    from bodoge.agents.nn import model_for  # numpy: only where a network is used
+
+    return model_for(game)
+
+
+def play_each(
+    dealt: State, options: list[int], policy: RolloutPolicy | None, luck: int, network: Any = None
+) -> list[list[float]]:
+    """Every option played out from its own clone of `dealt`: every option on the same cards, the same
+    engine chance and the same rollout luck (common random numbers). Every seat's returns, per option:
+    at the end of the game, or, with a `network`, at the deciding seat's next decision (its value)."""
+    me = dealt.current_player
+    assert me is not None, "a decision's deal has a seat to move"
+    if network is not None:
+        # The network reads the seat's log (some games' observations do): built once on the deal, its
+        # clones share it and add only their own few events, instead of each building it all anew.
+        dealt.log(me)
     outcomes = []
     for a in options:
         state = dealt.clone()
         state.apply(a)
-        outcomes.append(play_out(state, policy, random.Random(luck)))
+        if network is None:
+            outcomes.append(play_out(state, policy, random.Random(luck)))
+        else:
+            outcomes.append(play_until(state, me, policy, random.Random(luck), network))
     return outcomes
+
+
+def play_until(
+    state: State, seat: int, policy: RolloutPolicy | None, rng: random.Random, network: Any
+) -> list[float]:
+    """Play `state` with `policy` until `seat` decides again or the game ends; every seat's return
+    then, or the network's value of the position from `seat`'s own view (what it is trained on)."""
+    from bodoge.agents.nn import state_value
+
+    rand = rng.random
+    while state.current_player is not None and state.current_player != seat:
+        if policy is None:
+            state.apply_random(rand)
+        else:
+            state.apply(policy(state, rng))
+    if state.current_player is None:
+        return state.returns()
+    return state_value(network, state)
 
 
 def play_out(state: State, policy: RolloutPolicy | None, rng: random.Random) -> list[float]:

@@ -30,8 +30,8 @@ import logging
 import time
 from typing import TYPE_CHECKING, Any
 
-from bodoge.analysis.review import plan_review, seat_summary
-from bodoge.analysis.values import Budget, Deal, Rollout, rollout_name
+from bodoge.analysis.review import default_budget, plan_review, seat_summary
+from bodoge.analysis.values import Budget, Deal, Leaf, Rollout
 from bodoge.core.records import replay
 from bodoge.errors import BodogeError
 from bodoge.server.bots import ReviewFailed
@@ -44,8 +44,6 @@ if TYPE_CHECKING:
 log = logging.getLogger("bodoge.server")
 
 SEED = 1  # every server review's seed: with a budget of deals, one game has one review
-DEALS = 8  # deals per decision where the playouts use the game's quick policy
-SLOW_DEALS = 4  # where they use a view heuristic (several times slower; every game here has a quick one)
 HEARTBEAT = 5.0  # seconds between a process's signs of life in the rows of its reviews
 STALE = 30.0  # seconds without one before another process takes a review over
 PROGRESS_EVERY = 1.0  # seconds between two writes of a running review's progress
@@ -68,18 +66,20 @@ class ReviewRefused(Exception):
 
 def server_deals(record: dict[str, Any], deals: int | None) -> int:
     """The deals per decision of a server review of `record`'s game: `deals` if the server sets it,
-    else DEALS, or SLOW_DEALS where the playouts are the slow kind."""
+    else the review's default (`analysis.review.default_budget`, as `bodoge review`)."""
     if deals is not None:
         return deals
     game = replay({**record, "actions": [], "result": None}).game
-    return SLOW_DEALS if rollout_name(game, Rollout.AUTO) == Rollout.HEURISTIC else DEALS
+    budget = default_budget(game)
+    assert budget.deals is not None
+    return budget.deals
 
 
 def plan(record: dict[str, Any], deals: int | None) -> tuple[dict[str, Any], list[dict[str, Any]]]:
     """The review's head and its units (one per decision, every seat); BodogeError if the game
     cannot be reviewed. In a worker thread."""
     budget = Budget(deals=server_deals(record, deals))
-    return plan_review(record, None, budget, SEED, Rollout.AUTO, Deal.LIKELY)
+    return plan_review(record, None, budget, SEED, Rollout.AUTO, Deal.LIKELY, Leaf.AUTO)
 
 
 def assemble(head: dict[str, Any], decisions: list[dict[str, Any]]) -> str:
