@@ -10,9 +10,11 @@ the row does not move with the machine's load) and `nn` (the shipped network); w
 table seats three of them in turn. Then every seat of every game is reviewed as the server reviews
 it (`analysis.review`, its default budget, seed 1), and each agent's figures over its judged decisions
 are printed: accuracy (the share of the win share at stake that it kept) with a 95% interval from a
-bootstrap over the games, mean loss with its interval (games as the unit), and how many of its
-decisions were judged. The ladder **holds** where random's accuracy is below the heuristic's and the
-heuristic's is not above the search's; the last column says so, and whether random's interval lies
+bootstrap over the games, mean loss with its interval (games as the unit), how many of its
+decisions were judged, and beside them its win share in the games themselves (deals as the unit):
+what the review's judgment can be held against. The ladder **holds** where random's accuracy is
+below the heuristic's and the heuristic's is not above the search's (its interval not wholly above
+the search's: a level pair is not "above"); the row says so, and whether random's interval lies
 wholly below the heuristic's.
 
 The agents the review is judged by are the review's own playouts (the game's quick policy, the
@@ -83,7 +85,10 @@ def figures(records: list[dict[str, Any]], reviews: list[dict[str, Any]]) -> dic
     for g, (record, review) in enumerate(zip(records, reviews, strict=True)):
         seated = record["arena"]["agents"]
         for seat, agent in enumerate(seated):
-            row = by_agent.setdefault(agent, {"games": [], "losses": [], "judged": 0, "not_judged": 0})
+            row = by_agent.setdefault(
+                agent, {"games": [], "losses": [], "judged": 0, "not_judged": 0, "returns": []}
+            )
+            row["returns"].append((record["seed"], review["returns"][seat]))
             mine = [d for d in review["decisions"] if d["seat"] == seat and d["class"] != "forced"]
             judged = [d for d in mine if d["class"] in JUDGED]
             row["judged"] += len(judged)
@@ -97,7 +102,11 @@ def figures(records: list[dict[str, Any]], reviews: list[dict[str, Any]]) -> dic
         accuracy = 100 * (1 - sum(x for x, _ in row["games"]) / at_stake) if at_stake > 0 else None
         low, high = bootstrap_accuracy(row["games"], rng) if at_stake > 0 else (None, None)
         loss = clustered_mean_ci(row["losses"]) if len(row["losses"]) > 1 else None
+        won = clustered_mean_ci(row["returns"])  # the deal as the unit
         out[agent] = {
+            "win_share": won.mean,
+            "win_share_low": max(0.0, won.low),
+            "win_share_high": min(1.0, won.high),
             "accuracy": accuracy,
             "accuracy_low": low,
             "accuracy_high": high,
@@ -111,12 +120,17 @@ def figures(records: list[dict[str, Any]], reviews: list[dict[str, Any]]) -> dic
 
 
 def verdict(rows: dict[str, dict[str, Any]], search: str) -> dict[str, Any]:
-    """Whether the ladder holds: random below the heuristic, the heuristic not above the search."""
-    r, h, s = (rows.get(a, {}).get("accuracy") for a in ("random", "heuristic", search))
-    if r is None or h is None or s is None:
+    """Whether the ladder holds: random's accuracy below the heuristic's, and the heuristic's not above
+    the search's (its interval not wholly above the search's: level counts as not above).
+    `separated`: random's interval wholly below the heuristic's."""
+    r, h, s = (rows.get(a, {}) for a in ("random", "heuristic", search))
+    if r.get("accuracy") is None or h.get("accuracy") is None or s.get("accuracy") is None:
         return {"holds": None, "separated": None}
-    separated = rows["random"]["accuracy_high"] < rows["heuristic"]["accuracy_low"]
-    return {"holds": r < h <= s, "separated": separated}
+    above = h["accuracy_low"] > s["accuracy_high"]
+    return {
+        "holds": r["accuracy"] < h["accuracy"] and not above,
+        "separated": r["accuracy_high"] < h["accuracy_low"],
+    }
 
 
 def run_row(
@@ -163,6 +177,7 @@ def show(row: dict[str, Any], search: str) -> None:
             f"  {agent:24s} accuracy {f['accuracy']:5.1f} [{f['accuracy_low']:5.1f}, {f['accuracy_high']:5.1f}]"
             f"  mean loss {f['mean_loss']:.3f} [{f['mean_loss_low']:.3f}, {f['mean_loss_high']:.3f}]"
             f"  judged {f['judged']}, not {f['not_judged']}"
+            f"  won {f['win_share']:.3f} [{f['win_share_low']:.3f}, {f['win_share_high']:.3f}]"
         )
 
 
@@ -173,7 +188,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--games", type=int, default=16, help="games a row (a multiple of 4: rotations)")
     parser.add_argument("--seed", type=int, default=1, help="seed of the first deal")
     parser.add_argument("--search", default=SEARCH, help="the search agent's spec")
-    parser.add_argument("--leaf", action="append", choices=[str(v) for v in Leaf], help="review leaf (repeat)")
+    parser.add_argument(
+        "--leaf", action="append", choices=[str(v) for v in Leaf], help="review leaf (repeat)"
+    )
     parser.add_argument("--jobs", type=int, default=2)
     parser.add_argument("--json", type=Path, help="write the rows here too")
     args = parser.parse_args(argv)

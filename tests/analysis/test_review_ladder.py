@@ -31,16 +31,17 @@ def test_the_figures_weigh_each_decision_by_its_stakes() -> None:
     def decision(seat: int, cls: str, loss: float, values: list[float]) -> dict[str, Any]:
         return {"seat": seat, "class": cls, "loss": loss, "options": [{"value": v} for v in values]}
 
-    records = [{"arena": {"agents": ["random", "heuristic"]}}]
+    records = [{"seed": 1, "arena": {"agents": ["random", "heuristic"]}}]
     reviews = [
         {
+            "returns": [0.0, 1.0],
             "decisions": [
                 decision(0, "blunder", 0.3, [0.1, 0.4]),
                 decision(0, "good", 0.0, [0.0, 0.01]),
                 decision(0, "unclear", 0.2, [0.0, 0.3]),  # not judged: left out
                 decision(1, "best", 0.0, [0.6, 0.2]),
                 decision(1, "forced", 0.0, [0.5]),  # not a choice: not counted at all
-            ]
+            ],
         }
     ]
     rows = ladder.figures(records, reviews)
@@ -48,6 +49,7 @@ def test_the_figures_weigh_each_decision_by_its_stakes() -> None:
     assert (rows["random"]["judged"], rows["random"]["not_judged"]) == (2, 1)
     assert rows["heuristic"]["accuracy"] == 100
     assert (rows["heuristic"]["judged"], rows["heuristic"]["not_judged"]) == (1, 0)
+    assert (rows["random"]["win_share"], rows["heuristic"]["win_share"]) == (0, 1)
 
 
 @pytest.mark.slow
@@ -63,3 +65,15 @@ def test_the_ladder_judges_random_play_below_the_heuristic(tmp_path: Path) -> No
         assert agents["random"]["accuracy"] < agents["heuristic"]["accuracy"], row
         assert row["holds"] in (True, False)
         assert all(a["judged"] > 0 for a in agents.values())
+
+
+def test_the_ladder_holds_where_random_is_below_and_the_heuristic_not_above_the_search() -> None:
+    def row(accuracy: float, low: float, high: float) -> dict[str, float]:
+        return {"accuracy": accuracy, "accuracy_low": low, "accuracy_high": high}
+
+    level = {"random": row(50, 40, 60), "heuristic": row(84.4, 82, 87), "search": row(84.3, 82, 86)}
+    assert ladder.verdict(level, "search") == {"holds": True, "separated": True}  # level: not above
+    above = dict(level, search=row(70, 65, 75))
+    assert ladder.verdict(above, "search")["holds"] is False
+    inverted = dict(level, random=row(90, 80, 95))
+    assert ladder.verdict(inverted, "search") == {"holds": False, "separated": False}
