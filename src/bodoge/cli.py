@@ -1317,7 +1317,7 @@ def serve(
         int | None,
         typer.Option(
             callback=_integers(2, 10_000),
-            help="Deals per decision of a game review, 2 to 10000 (default: 8; 4 for a game without a quick playout policy).",
+            help="The most deals an option plays in a decision of a game review, 2 to 10000 (default: 128; 32 for a game without a quick playout policy).",
         ),
     ] = None,
 ) -> None:

@@ -74,8 +74,11 @@ def test_the_illustrated_rules_draw_the_lessons_positions(
         ctx.close()
 
 
-def test_the_practice_game_has_a_hint_button(browser: Any, live: ThreadServer) -> None:
-    ctx, page, errors = open_page(browser, f"{live.url}/learn/tottarot", "en", DESKTOP)
+@pytest.mark.parametrize(("lang", "viewport"), [("en", DESKTOP), ("ja", PHONE)])
+def test_the_practice_game_has_a_hint_button(
+    browser: Any, live: ThreadServer, lang: str, viewport: dict[str, int]
+) -> None:
+    ctx, page, errors = open_page(browser, f"{live.url}/learn/tottarot", lang, viewport)
     try:
         page.wait_for_selector("#board[data-step='0']")
         page.click("#next")
@@ -89,9 +92,32 @@ def test_the_practice_game_has_a_hint_button(browser: Any, live: ThreadServer) -
         page.wait_for_url("**/t/**")
         page.wait_for_selector("#hint-button")
         assert page.is_visible("a#learn-link") or page.locator("a#learn-link").count() == 1
-        page.click("#hint-button")
-        page.wait_for_selector("#hint-box li", timeout=60_000)
-        assert "bid" in page.text_content("#hint-box")
+        page.wait_for_selector("#board .legal")
+        with page.expect_response("**/hint", timeout=60_000) as answer:
+            page.click("#hint-button")
+        hints = answer.value.json()["hints"]
+        page.wait_for_selector("#hint-box li")
+        assert hints[0]["text_ja" if lang == "ja" else "text"] in page.text_content("#hint-box")
+        # The hint is next to the board, not under the action buttons.
+        assert page.locator("#decision-panel #hint-box").count() == 0
+        # Moves the deals could not tell from the first are said to be about equal.
+        equal = [i for i, h in enumerate(hints) if i > 0 and h["about_equal"]]
+        assert page.locator("#hint-box .hint-equal").count() == len(equal)
+        if equal:
+            assert ("ほぼ同じ" if lang == "ja" else "about equal") in page.text_content("#hint-box")
+        # The first move is marked on the board: each piece bound to it, ringed, with a "Hint" badge.
+        first = hints[0]["text"]
+        marked = page.locator("#board .hinted")
+        assert marked.count() >= 1
+        for act in marked.evaluate_all("(nodes) => nodes.map((n) => n.dataset.act)"):
+            assert act == first or first.startswith(act + " ")
+        badge = page.locator("#board .hinted .hint-badge").first
+        assert badge.inner_text() == ("ヒント" if lang == "ja" else "Hint")
+        assert badge.is_visible()
+        # Played: the table moves on, the hint and its marks go.
+        marked.first.click()
+        page.wait_for_selector("#board .hinted", state="detached", timeout=30_000)
+        assert page.is_hidden("#hint-box")
         assert errors == []
     finally:
         ctx.close()

@@ -77,6 +77,22 @@ def test_the_review_under_the_replay(
         page.wait_for_selector("#replay-pos[data-move='0']")
         page.click("#review-next-mistake")
         page.wait_for_selector(f"#replay-pos[data-move='{mistakes[0]['move']}']")
+    # The panel opens with each seat's biggest mistake; its button goes to that move.
+    assert page.locator("#review-biggest li").count() == 4
+    worst = [s for s in review["seats"] if s["biggest_mistake"]]
+    if worst:
+        seat = worst[0]
+        move = seat["biggest_mistake"]["move"]
+        item = page.locator(f"#review-biggest li[data-seat='{seat['seat']}']")
+        assert (
+            seat["biggest_mistake"]["chosen_text_ja" if lang == "ja" else "chosen_text"] in item.inner_text()
+        )
+        page.click("#replay-first")
+        page.wait_for_selector("#replay-pos[data-move='0']")
+        page.click(f"#review-biggest-{seat['seat']}")
+        page.wait_for_selector(f"#replay-pos[data-move='{move}']")
+    # The win chance's 95% band: one per seat when all are shown.
+    assert page.locator("#review-graph polygon.rv-band").count() == 4
     texts = page.evaluate(VISIBLE_TEXT)
     if lang == "ja":
         assert english_words(texts) == []
@@ -108,3 +124,81 @@ def test_the_table_end_offers_the_review(browser: Any, live: ProcessServer) -> N
     page.wait_for_selector("#review-graph svg", timeout=120_000)  # asked by the click: no button needed
     assert httpx.get(f"{live.url}/api/tables/{table_id}/review", timeout=30).json()["status"] == "done"
     assert errors == []
+
+
+# A review as the page gets it, changed on the way (Playwright's route): a decision said unclear,
+# another even, a seat without a mistake: whatever the deals of this game happened to say.
+CHANGE_REVIEW = """(answer) => {
+  const r = answer.review;
+  const open = r.decisions.filter((d) => d.options.length > 1 && d.move > 0);
+  open[0].class = "unclear";
+  open[0].loss_low = -0.01;
+  open[1].class = "even";
+  r.seats[0].biggest_mistake = null;
+  r.seats[0].judged = 7;
+  return answer;
+}"""
+
+
+def reviewed(live: ProcessServer, table_id: str) -> dict[str, Any]:
+    """The table's review, asked for and waited on."""
+    with httpx.Client(base_url=live.url, timeout=30) as http:
+        http.post(f"/api/tables/{table_id}/review", json={})
+        deadline = time.monotonic() + 120
+        while (answer := http.get(f"/api/tables/{table_id}/review").json())["status"] != "done":
+            assert answer["status"] in ("queued", "running") and time.monotonic() < deadline, answer
+            time.sleep(0.5)
+    review: dict[str, Any] = answer["review"]
+    return review
+
+
+@pytest.mark.parametrize("lang", ["en", "ja"])
+def test_unclear_and_even_are_never_called_good(
+    browser: Any, live: ProcessServer, finished: str, lang: str
+) -> None:
+    """An unclear decision shows its class and its loss interval in words, an even one says there
+    was nothing to choose: neither is labelled good (or best); a seat with no mistake says so, with
+    the number of its judged decisions; with one seat chosen, its band alone is drawn."""
+    reviewed(live, finished)
+    context = browser.new_context(viewport={"width": 1280, "height": 800})
+    context.add_init_script(f"localStorage.setItem('bodoge.lang', '{lang}')")
+    page = context.new_page()
+    errors = watch_errors(page)
+    changed: dict[str, Any] = {}
+
+    def change(route: Any) -> None:
+        response = route.fetch()
+        answer = page.evaluate(CHANGE_REVIEW, response.json())
+        changed.update(answer["review"])
+        route.fulfill(response=response, json=answer)
+
+    page.route(f"**/api/tables/{finished}/review", change)
+    page.goto(f"{live.url}/r/{finished}")
+    page.wait_for_selector("#review-graph svg", timeout=60_000)
+    good = {"en": ("Good", "Best"), "ja": ("良い手", "最善")}[lang]
+    words = {"en": ("Unclear", "Nothing to choose"), "ja": ("不明", "どれでも同じ")}[lang]
+    for cls, word in zip(("unclear", "even"), words, strict=True):
+        d = next(d for d in changed["decisions"] if d["class"] == cls)
+        page.locator("#replay-move").evaluate(
+            "(node, move) => { node.value = move; node.dispatchEvent(new Event('input')); }", d["move"]
+        )
+        page.wait_for_selector(f"#replay-pos[data-move='{d['move']}']")
+        label = page.locator("#review-move .rv-head .rv-class")
+        assert label.get_attribute("class") == f"rv-class rv-{cls}"
+        text = label.inner_text()
+        assert word in text and not any(g in text for g in good)
+        said = page.inner_text("#review-said")
+        if cls == "unclear":  # the interval in words, its low end never below 0
+            high = f"{max(0.0, d['loss_high']) * 100:.1f}"
+            assert "0.0" in said and high in said, said
+        assert page.locator("#review-move .rv-tag-best").count() == (1 if cls == "unclear" else 0)
+    clean = page.inner_text("#review-biggest li[data-seat='0']")
+    assert ("7 judged" if lang == "en" else "7手") in clean
+    assert page.locator("#review-biggest-0").count() == 0  # nothing to jump to
+    page.select_option("#replay-seat", "1")
+    # (drawn again once the seat's view came: the one band left is the seat's)
+    page.wait_for_function("() => document.querySelectorAll('#review-graph polygon.rv-band').length === 1")
+    assert page.get_attribute("#review-graph polygon.rv-band", "data-seat") == "1"
+    assert page.locator("#review-biggest li").count() == 1
+    assert errors == []
+    context.close()

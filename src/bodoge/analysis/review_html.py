@@ -107,7 +107,7 @@ def _biggest(review: dict[str, Any]) -> str:
             continue
         items.append(
             f"<li>P{s['seat']}, <a href='#m{worst['move']}'>move {worst['move']}</a> ({worst['class']}): "
-            f"played <b>{_e(worst['chosen_text'])}</b>; <b>{_e(worst['best_text'])}</b> was better by "
+            f"played <b>{_e(worst['chosen_words'])}</b>; <b>{_e(worst['best_words'])}</b> was better by "
             f"{_pct(worst['loss'])} of win chance (between {_pct(worst['loss_low'])} and "
             f"{_pct(worst['loss_high'])}).</li>"
         )

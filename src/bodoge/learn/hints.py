@@ -46,7 +46,7 @@ def rank_moves(
         favourite = None
     if len(legal) == 1:
         (only,) = legal
-        return [entry(texts, only, only == favourite, None, None, True, 0)]
+        return [entry(texts, only, only == favourite, None, None, True, 0, first=True)]
     values = option_values(game, view, Budget(deals=deals, seconds=seconds), seed)
     best = values.best()
     z = paired_z(len(legal))
@@ -69,6 +69,7 @@ def entry(
     interval: tuple[float, float] | None,
     about_equal: bool,
     deals: int,
+    first: bool = False,
 ) -> dict[str, Any]:
     """One ranked move, with the reason said in each language."""
     reason_en, reason_ja = [], []
@@ -81,7 +82,7 @@ def entry(
     else:
         reason_en.append(f"win chance about {value:.0%} over {deals} possible deals")
         reason_ja.append(f"ありうる{deals}通りの配りで勝率およそ{value:.0%}")
-        if about_equal:
+        if about_equal and not first:
             reason_en.append("about equal to the first: the deals could not tell them apart")
             reason_ja.append("1番目とほぼ同じ（配りを変えても差が見えません）")
     found = texts.get(a, {})

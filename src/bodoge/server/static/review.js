@@ -1,15 +1,18 @@
 // The replay page's game review (issue #33; docs/review.md): ask the server for it
 // (POST /api/tables/{id}/review), follow its progress (GET), then draw each seat's win chance under
 // the board as an SVG graph (click to jump to a move; marks at inaccuracies, mistakes, blunders),
-// each seat's figures, and the options of the decision at the move shown, with their values.
+// each seat's figures, and the options of the decision at the move shown, with their values. The
+// panel opens with each seat's biggest mistake (issue #55), one click from its move; the graph shades
+// how sure each point is (the 95% interval of the win chance).
 // Uses replay.js's REPLAY_ID, rMove, rMoves, rSeat, rSeatName and load().
 "use strict";
 
 const RV_SVG_NS = "http://www.w3.org/2000/svg";
 const REVIEW_POLL_MS = 1500;
 const RV_MISTAKES = ["inaccuracy", "mistake", "blunder"];
-// Each class's sign beside its colour (chess's annotation marks): told apart without colour too.
-const RV_SIGN = { best: "★", good: "✓", inaccuracy: "?!", mistake: "?", blunder: "??", forced: "→" };
+// Each class's sign beside its colour (chess's annotation marks, "∞" unclear and "=" equal among them):
+// told apart without colour too.
+const RV_SIGN = { best: "★", good: "✓", inaccuracy: "?!", mistake: "?", blunder: "??", unclear: "∞", even: "=", forced: "→" };
 let rvAnswer = null; // the server's last answer (GET /api/tables/{id}/review)
 let rvReview = null; // the review once done
 let rvByMove = new Map(); // move -> its decision
@@ -32,8 +35,41 @@ function rvPercent(x) {
   return `${Math.round(x * 100)}%`;
 }
 
+// An option in words: its Japanese text, else its English words where the review gives them (a code
+// such as Hangover's "play R4^" is the command, not words), else its text; never its action number.
 function rvOptionText(option) {
-  return LANG === "ja" && option.text_ja ? option.text_ja : option.text;
+  if (LANG === "ja" && option.text_ja) return option.text_ja;
+  return option.words || option.text;
+}
+
+// The biggest mistake's (or decision's) chosen and best moves in words, as rvOptionText.
+function rvMoveText(d, which) {
+  if (LANG === "ja" && d[`${which}_text_ja`]) return d[`${which}_text_ja`];
+  return d[`${which}_words`] || d[`${which}_text`];
+}
+
+function rvMoveName(move) {
+  return rvFill(t("moveN"), { move });
+}
+
+// Points of win chance lost (0.073 -> "7.3"); an interval's low end below 0 (the move may have been
+// no worse) is said as 0: a loss is never negative.
+function rvPoints(x) {
+  return (Math.max(0, x) * 100).toFixed(1);
+}
+
+// Go to a move from a button of the review: the autoplay stops there.
+function rvJump(move) {
+  stopAutoplay();
+  load(move);
+}
+
+// The biggest mistake's button, at the top of the review under the board: the board is brought into
+// view too, to show the position where it was made.
+function rvJumpToBoard(move) {
+  rvJump(move);
+  const still = window.matchMedia("(prefers-reduced-motion: reduce)").matches;
+  document.getElementById("replay-board").scrollIntoView({ block: "start", behavior: still ? "auto" : "smooth" });
 }
 
 function rvRequest(method) {
@@ -97,6 +133,7 @@ function drawReview() {
   document.getElementById("review-body").hidden = !done;
   document.getElementById("review-move-panel").hidden = !done;
   if (!done) return;
+  drawReviewBiggest();
   drawReviewGraph();
   drawReviewSeats();
   drawReviewDecision();
@@ -126,6 +163,53 @@ function drawReviewState() {
     el("p", { class: "muted small" }, t("reviewHelp")),
     el("button", { type: "button", id: "review-ask", class: "primary", onclick: askReview }, status === "none" ? t("reviewAsk") : t("reviewRetry")),
   );
+}
+
+// The panel's first word: the biggest mistake of the seat chosen above the board (of each seat when
+// all are shown): the move, what was played, what was better, what it cost, and a button to its move.
+function drawReviewBiggest() {
+  const box = clear(document.getElementById("review-biggest"));
+  const chosen = rSeat === "all" ? null : Number(rSeat);
+  const list = el("ul", { class: "rv-biggest-list" });
+  for (const s of rvReview.seats) if (chosen == null || s.seat === chosen) list.append(rvBiggestItem(s));
+  box.append(el("h3", { class: "rv-sub" }, t("biggestTitle")), list);
+}
+
+function rvBiggestItem(s) {
+  const b = rvBiggest(s);
+  const who = el("strong", { class: "rv-who" }, rSeatName(s.seat));
+  if (!b) {
+    const judged = s.judged ?? 0;
+    const text = judged > 1 ? rvFill(t("biggestNone"), { judged }) : judged === 1 ? t("biggestNoneOne") : t("biggestNoneJudged");
+    return el("li", { class: "rv-clean", dataset: { seat: s.seat } }, who, " ", el("span", { class: "rv-said" }, text));
+  }
+  const said = rvFill(t("biggestOne"), {
+    move: b.move,
+    chosen: rvMoveText(b, "chosen"),
+    best: rvMoveText(b, "best"),
+    points: rvPoints(b.loss),
+    low: rvPoints(b.loss_low),
+    high: rvPoints(b.loss_high),
+  });
+  return el(
+    "li",
+    { dataset: { seat: s.seat, move: b.move } },
+    el("span", { class: `rv-class rv-${b.class}` }, `${RV_SIGN[b.class] || ""} ${t("cls_" + b.class)}`),
+    " ",
+    who,
+    " ",
+    el("span", { class: "rv-said" }, said),
+    " ",
+    el("button", { type: "button", class: "rv-jump", id: `review-biggest-${s.seat}`, onclick: () => rvJumpToBoard(b.move) }, rvFill(t("biggestJump"), { move: b.move })),
+  );
+}
+
+// A seat's biggest mistake as the server says it; a review kept from before it said one: the largest
+// loss among the seat's inaccuracies, mistakes and blunders.
+function rvBiggest(s) {
+  if (s.biggest_mistake !== undefined) return s.biggest_mistake;
+  const mine = rvReview.decisions.filter((d) => d.seat === s.seat && RV_MISTAKES.includes(d.class));
+  return mine.reduce((worst, d) => (!worst || d.loss > worst.loss ? d : worst), null);
 }
 
 // The win-chance graph: x the move (0 to the game's length), y the seat's win chance at its own
@@ -165,6 +249,18 @@ function drawReviewGraph() {
   const chosen = rSeat === "all" ? null : Number(rSeat);
   const ends = []; // each line's P-number, at its last point
   const order = rvReview.seats.map((s) => s.seat).sort((a, b) => (a === chosen) - (b === chosen)); // the chosen seat on top
+  // How sure each point is: a band from the low to the high end of its 95% interval, behind every
+  // line; the chosen seat's alone when one is chosen (four overlapping bands would say nothing).
+  let banded = false;
+  for (const seat of order) {
+    const mine = rvReview.decisions.filter((d) => d.seat === seat && d.win_low != null && d.win_high != null);
+    if (!mine.length || (chosen != null && seat !== chosen)) continue;
+    const upper = mine.map((d) => `${x(d.move).toFixed(1)},${y(d.win_high).toFixed(1)}`);
+    const lower = mine.map((d) => `${x(d.move).toFixed(1)},${y(d.win_low).toFixed(1)}`).reverse();
+    const faint = chosen == null ? " rv-band-faint" : "";
+    graph.append(rvSvg("polygon", { points: [...upper, ...lower].join(" "), class: `rv-band rv-f${seat % 6}${faint}`, "data-seat": seat }));
+    banded = true;
+  }
   for (const seat of order) {
     const mine = rvReview.decisions.filter((d) => d.seat === seat);
     if (!mine.length) continue;
@@ -178,7 +274,7 @@ function drawReviewGraph() {
       mark.append(
         rvSvg("circle", { cx: x(d.move), cy: y(d.win_chance), r: d.class === "blunder" ? 5 : 4 }),
         rvSvg("text", { x: x(d.move), y: y(d.win_chance) - 8, "text-anchor": "middle" }, RV_SIGN[d.class]),
-        rvSvg("title", {}, `${t("move")} ${d.move}: ${rSeatName(d.seat)} ${t("cls_" + d.class)}`),
+        rvSvg("title", {}, `${rvMoveName(d.move)}: ${rSeatName(d.seat)} ${t("cls_" + d.class)}`),
       );
       graph.append(mark);
     }
@@ -207,7 +303,7 @@ function drawReviewGraph() {
     load(Math.max(0, Math.min(moves, move)));
   });
   box.append(graph);
-  drawReviewLegend();
+  drawReviewLegend(banded);
 }
 
 function rvLastChance(seat) {
@@ -221,7 +317,7 @@ function rvStep(moves, ticks) {
   return 1000;
 }
 
-function drawReviewLegend() {
+function drawReviewLegend(banded) {
   const legend = clear(document.getElementById("review-legend"));
   for (const s of rvReview.seats) {
     const sample = rvSvg("svg", { viewBox: "0 0 28 10", width: 28, height: 10, "aria-hidden": "true" });
@@ -232,6 +328,12 @@ function drawReviewLegend() {
     const sample = rvSvg("svg", { viewBox: "0 0 14 14", width: 14, height: 14, "aria-hidden": "true" });
     sample.append(rvSvg("circle", { cx: 7, cy: 7, r: 4, class: `rv-dot rv-${cls}` }));
     legend.append(el("li", { class: "rv-key" }, sample, ` ${RV_SIGN[cls]} ${t("cls_" + cls)}`));
+  }
+  if (banded) {
+    const chosen = rSeat === "all" ? 0 : Number(rSeat);
+    const sample = rvSvg("svg", { viewBox: "0 0 28 12", width: 28, height: 12, "aria-hidden": "true" });
+    sample.append(rvSvg("rect", { x: 1, y: 1, width: 26, height: 10, class: `rv-band rv-f${chosen % 6}` }));
+    legend.append(el("li", { class: "rv-key", id: "review-band-key" }, sample, ` ${t("bandHelp")}`));
   }
 }
 
@@ -244,22 +346,30 @@ function drawReviewSeats() {
       "tr",
       { class: String(s.seat) === rSeat ? "mine" : null },
       el("td", {}, rSeatName(s.seat)),
-      el("td", { class: "score" }, s.accuracy == null ? "–" : s.accuracy.toFixed(1)),
+      el("td", { class: "score" }, s.accuracy == null ? "–" : s.accuracy.toFixed(1), el("span", { class: "rv-judged" }, rvJudged(s))),
       el("td", { class: "score" }, s.mean_loss == null ? "–" : (s.mean_loss * 100).toFixed(1)),
       el("td", { class: "score" }, `${c.inaccuracy} / ${c.mistake} / ${c.blunder}`),
       el("td", { class: "score" }, s.bot_agreement == null ? "–" : rvPercent(s.bot_agreement)),
     );
     body.append(row);
   }
+  const help = t("accuracyHelp");
+  document.querySelectorAll("#review-body th[data-i18n='accuracy']").forEach((th) => th.setAttribute("title", help));
   const mistakes = rvReview.decisions.filter((d) => RV_MISTAKES.includes(d.class));
   const before = [...mistakes].reverse().find((d) => d.move < rMove);
   const after = mistakes.find((d) => d.move > rMove);
-  const jump = (id, label, d) =>
-    el("button", { type: "button", id, disabled: !d, onclick: d ? () => { stopAutoplay(); load(d.move); } : null }, label);
+  const jump = (id, label, d) => el("button", { type: "button", id, disabled: !d, onclick: d ? () => rvJump(d.move) : null }, label);
   clear(document.getElementById("review-jumps")).append(
     jump("review-prev-mistake", `◀ ${t("prevMistake")}`, before),
     jump("review-next-mistake", `${t("nextMistake")} ▶`, after),
   );
+}
+
+// "12/20 judged", under the accuracy it is taken over: the decisions judged among those not forced
+// (an unclear or even one is not judged).
+function rvJudged(s) {
+  if (s.judged == null) return ""; // a review kept from before it counted them
+  return rvFill(t("judgedOf"), { judged: s.judged, total: s.judged + (s.not_judged ?? 0) });
 }
 
 // The decision taken at the move shown (position k: before the record's action k).
@@ -275,33 +385,48 @@ function drawReviewDecision() {
     el(
       "p",
       { class: "rv-head" },
-      el("span", { class: `rv-class rv-${d.class}` }, `${RV_SIGN[d.class]} ${t("cls_" + d.class)}`),
+      el("span", { class: `rv-class rv-${d.class}` }, `${RV_SIGN[d.class] || ""} ${t("cls_" + d.class)}`),
       " ",
       el("strong", {}, rSeatName(d.seat)),
       ` — ${t("winChance")} ${rvPercent(d.win_chance)}`,
+      d.win_low != null && d.win_high != null ? el("span", { class: "muted" }, ` (${rvPercent(d.win_low)}–${rvPercent(d.win_high)})`) : null,
     ),
   );
-  if (d.class !== "forced" && d.chosen !== d.best) {
-    box.append(
-      el("p", { class: "small" }, rvFill(t("reviewLoss"), { points: (d.loss * 100).toFixed(1), best: rvOptionText(best), low: (d.loss_low * 100).toFixed(1), high: (d.loss_high * 100).toFixed(1) })),
-    );
-  }
+  const said = rvDecisionSaid(d, best);
+  if (said) box.append(el("p", { class: "small rv-said", id: "review-said" }, said));
   const list = el("ol", { class: "rv-options", "aria-label": t("reviewOptions") });
-  const sorted = [...d.options].sort((a, b) => b.value - a.value || a.action - b.action);
+  // The best first (an option dropped from the race early may show a higher mean, on fewer deals),
+  // then by win chance.
+  const sorted = [...d.options].sort((a, b) => (b.action === d.best) - (a.action === d.best) || b.value - a.value || a.action - b.action);
+  const most = Math.max(...d.options.map((o) => o.deals || 0));
   for (const o of sorted) {
+    // An option dropped from the race early was played on fewer deals: said beside it.
+    const fewer = o.deals && o.deals < most ? el("span", { class: "rv-deals muted" }, rvFill(t("optionDeals"), { n: o.deals })) : null;
+    const range = rvFill(t("optionRange"), { value: rvPercent(o.value), low: rvPercent(o.low), high: rvPercent(o.high), n: o.deals ?? d.deals });
     const bar = el("span", { class: "rv-bar" }, el("span", { class: "rv-fill", style: { width: rvPercent(o.value) } }));
     const tags = [];
-    if (o.action === d.best) tags.push(el("span", { class: "rv-tag rv-tag-best" }, t("bestMove")));
+    if (o.action === d.best && d.class !== "even") tags.push(el("span", { class: "rv-tag rv-tag-best" }, t("bestMove")));
     if (o.action === d.chosen) tags.push(el("span", { class: "rv-tag rv-tag-played" }, t("played")));
     list.append(
       el(
         "li",
         { class: o.action === d.chosen ? "rv-played" : null },
-        el("span", { class: "rv-text" }, rvOptionText(o), ...tags),
+        el("span", { class: "rv-text" }, rvOptionText(o), ...tags, fewer),
         bar,
-        el("span", { class: "rv-value", title: `${rvPercent(o.low)}–${rvPercent(o.high)}` }, rvPercent(o.value)),
+        el("span", { class: "rv-value", title: range }, rvPercent(o.value)),
       ),
     );
   }
   box.append(el("p", { class: "small muted" }, t("reviewOptions")), list);
+}
+
+// What the decision cost, in words: an unclear one by its loss interval (the deals could not tell
+// whether it lost), an even one as nothing to judge, any other move that was not the best by its loss.
+function rvDecisionSaid(d, best) {
+  const low = rvPoints(d.loss_low);
+  const high = rvPoints(d.loss_high);
+  if (d.class === "unclear") return rvFill(t("reviewUnclear"), { low, high });
+  if (d.class === "even") return t("reviewEven");
+  if (d.class === "forced" || d.chosen === d.best) return "";
+  return rvFill(t("reviewLoss"), { points: rvPoints(d.loss), best: best ? rvOptionText(best) : rvMoveText(d, "best"), low, high });
 }
