@@ -31,6 +31,7 @@ from rich.table import Table
 import bodoge
 from bodoge import agents as agent_registry
 from bodoge import terminal
+from bodoge.arena import profiles as profile_analysis
 from bodoge.arena.runner import MAX_GAMES, MAX_JOBS
 from bodoge.core.game import MAX_SEED, Game
 from bodoge.core.options import parse_text
@@ -636,6 +637,152 @@ def sim(
         console.print(f"records: {_shown(out / 'games.jsonl')}; report: {_shown(report)}", soft_wrap=True)
     if interrupted:
         raise typer.Exit(130)
+
+
+@app.command()
+def profiles(
+    game: GameName,
+    choice: Annotated[
+        str,
+        typer.Option(
+            help="The choice: the start of an action's text (e.g. declare in Hangover, troika in Troika). "
+            "A seat either always takes it when it is legal or never does."
+        ),
+    ],
+    out: Annotated[Path, typer.Option(help="Folder for profiles.json and report.md (a new or empty one).")],
+    players: Players = None,
+    games: Annotated[
+        int,
+        typer.Option(
+            callback=_integers(1, profile_analysis.MAX_GAMES),
+            help="Games per profile, on the same deals in every profile (2^players profiles; at most "
+            f"{profile_analysis.MAX_GAMES} per profile and {profile_analysis.MAX_TOTAL:,} games in all).",
+        ),
+    ] = 200,
+    seed: Annotated[
+        int,
+        typer.Option(callback=_integers(0, MAX_SEED), help="Seed of the first deal; deal d uses seed + d."),
+    ] = 1,
+    agent: Annotated[
+        str,
+        typer.Option(
+            help="The agent both roles wrap: always = AGENT:prefer=CHOICE, never = AGENT:avoid=CHOICE."
+        ),
+    ] = "heuristic",
+    jobs: Annotated[
+        int | None,
+        typer.Option(callback=_integers(1, MAX_JOBS), help="Parallel workers (default: the CPU count)."),
+    ] = None,
+    settings: SetOptions = None,
+    force: Annotated[bool, typer.Option(help="Write into --out even if it is not empty.")] = False,
+    progress: Annotated[bool, typer.Option(help="Show a progress bar.")] = True,
+) -> None:
+    """Play every profile of "always CHOICE" / "never CHOICE" at the seats on the same deals; report
+    the pure and mixed equilibria of the choice and its outcome when made in public in seat order
+    (profiles.json, report.md). See docs/profiles.md."""
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+
+    from bodoge.arena import runner
+
+    # Everything is checked before any game: the game, players, choice, agent, sizes and the folder.
+    try:
+        config = profile_analysis.prepare(game, players, choice, games, seed, agent, parse_settings(settings))
+        runner.check_out(out)
+    except BodogeError as exc:
+        _fail(str(exc))
+    try:
+        crowded = out.is_dir() and any(out.iterdir())
+    except OSError as exc:
+        _fail(f"--out {_printable(str(out))} cannot be read: {exc.strerror or exc}")
+    if crowded and not force:
+        _fail(
+            f"--out {_printable(str(out))} already exists and is not empty; give a new folder, "
+            "or --force to write profiles.json and report.md into it"
+        )
+    workers = jobs if jobs is not None else min(os.cpu_count() or 1, MAX_JOBS)
+    n = config.players
+    total = 2**n * config.games
+    bar = Progress(
+        TextColumn(escape(f"{config.game} {n}p, {2**n} profiles")),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeRemainingColumn(),
+        console=console,
+        disable=not progress,
+    )
+    task = bar.add_task("games", total=total)
+
+    def on_progress(done: int, all_games: int) -> None:
+        bar.update(task, completed=done, total=all_games)
+
+    start = time.perf_counter()
+    bar.start()
+    try:
+        played = profile_analysis.play(config, jobs=workers, on_progress=on_progress)
+    except KeyboardInterrupt:
+        bar.stop()
+        console.print("[yellow]Interrupted:[/yellow] nothing was written")
+        raise typer.Exit(130) from None
+    except BodogeError as exc:
+        bar.stop()
+        _fail(str(exc))
+    finally:
+        bar.stop()
+    elapsed = time.perf_counter() - start
+    data = profile_analysis.analyse(config, played)
+    data["command"] = config.command(str(out))
+    try:
+        json_path, report_path = profile_analysis.write(data, out)
+    except OSError as exc:
+        _error_line(f"the results could not be written to {_printable(str(out))}: {exc.strerror or exc}")
+        raise typer.Exit(1) from None
+    table = Table(
+        "roles",
+        *(f"P{s}" for s in range(n)),
+        "ties",
+        "offered",
+        title=f"win share (A: always {config.choice}, N: never)",
+        box=box.SIMPLE,
+    )
+    for p in data["profiles"]:
+        table.add_row(
+            profile_analysis.short(p["roles"]),
+            *(f"{e['mean']:.3f}" for e in p["win_share"]),
+            f"{p['ties']:.3f}",
+            f"{p['kind_used']['per_game']:.2f}",
+        )
+    console.print(table)
+    eq = data["equilibria"]
+    pure = ", ".join(
+        profile_analysis.short(e["roles"]) + (" (clear)" if e["clear"] else " (not clear)")
+        for e in eq["pure"]
+    )
+    console.print(f"pure equilibria: {pure or 'none'}", markup=False, soft_wrap=True)
+    undecided = ", ".join(profile_analysis.short(r) for r in eq["with_intervals"])
+    console.print(f"not ruled out with the intervals: {undecided or 'none'}", markup=False, soft_wrap=True)
+    if eq["mixed"] is None:
+        console.print(f"mixed equilibria: not computed ({eq['mixed_note']})", markup=False, soft_wrap=True)
+    else:
+        mixed = "; ".join(
+            "always " + ", ".join(f"P{s} {x:.3f}" for s, x in enumerate(m["always"])) for m in eq["mixed"]
+        )
+        console.print(
+            f"mixed equilibria: {mixed or 'none besides the pure ones'}", markup=False, soft_wrap=True
+        )
+    seq = data["sequential"]
+    steps = "; ".join(
+        f"P{d['seat']} {d['choice']} (margin {profile_analysis.signed_text(d['margin'])}"
+        + (", tie" if d["tie"] else "")
+        + ")"
+        for d in seq["path"]
+    )
+    console.print(
+        f"in public, in seat order: {steps} -> {profile_analysis.short(seq['outcome'])}",
+        markup=False,
+        soft_wrap=True,
+    )
+    console.print(f"{total} games in {elapsed:.1f} s ({workers} worker(s))")
+    console.print(f"results: {_shown(json_path)}; report: {_shown(report_path)}", soft_wrap=True)
 
 
 @app.command()
