@@ -43,8 +43,9 @@ from bodoge.core.game import Game, State
 from bodoge.errors import BadOption, BadRecord, BodogeError, is_int_in
 
 REVIEW_FORMAT = "bodoge-review/1"
-# The most deals an option plays in a decision's race (values.option_values: options clearly below the
-# leader stop early, the move played and the leader play them all): the CLI's and the server's default.
+# The most deals an option plays in a decision's race (values.option_values: the worse half of the
+# options stop early, round by round; the move played and the leader play them all): the CLI's and the
+# server's default.
 DEFAULT_DEALS = 128  # where the playouts use a quick policy (a few ms each), or the network values them
 SLOW_DEALS = 32  # where they use the view heuristic (several times slower; all four games have a quick one)
 MAX_JOBS = 256
@@ -135,7 +136,7 @@ def review_decision(unit: dict[str, Any]) -> dict[str, Any]:
     """One decision reviewed (a unit of work: plain data, so that it travels to workers).
 
     `unit`: `game` ({game, players, options}), `view` (the seat's view before the move), `move`,
-    `chosen`, `deals`, `seconds`, `seed`, `rollout`, `deal`."""
+    `chosen`, `deals`, `seconds`, `seed`, `rollout`, `deal`, `leaf`."""
     game = _game(unit["game"])
     view = unit["view"]
     move, seat, chosen = unit["move"], view["seat"], unit["chosen"]
@@ -149,7 +150,7 @@ def review_decision(unit: dict[str, Any]) -> dict[str, Any]:
         unit["rollout"],
         unit["deal"],
         keep=(chosen,),
-        leaf=unit.get("leaf", Leaf.ROLLOUT),
+        leaf=unit["leaf"],
     )
     if chosen not in values.options:  # the record replayed: the move was legal, so this is a bug
         raise AssertionError(f"move {move}: the chosen action {chosen} is not among the options")

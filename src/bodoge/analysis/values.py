@@ -5,16 +5,19 @@
 
 An estimate reads only `view` (DESIGN.md §2: what that seat knows at that moment), never the state it
 came from: a value that knew the hidden cards would judge luck, not play. Each **deal** determinizes
-the view once (`game.sampler`: the unseen cards dealt consistently with it) and plays **every** legal
-option out from clones of that one deal, with the same random stream after it (the engine's chance
-and the players' rollout policy alike): common random numbers, so that two options differ only by
-what they do, and their paired differences have far less variance than their values. Each playout
-goes to the end of the game with the rollout policy for every seat, and the deciding seat's return
-(`state.returns()`: its share of the win, 0 to 1) is the sample.
+the view once (`game.sampler`: the unseen cards dealt consistently with it) and plays every option
+still in the race out from clones of that one deal, with the same random stream after it (the
+engine's chance and the players' rollout policy alike): common random numbers, so that two options
+differ only by what they do, and their paired differences have far less variance than their values.
+The options **race** (successive halving: the deals go to the options close to the best; an option
+to `keep`, a review's move played, stays in to the end). Each playout is played on by the rollout
+policy for every seat and valued at its **leaf**: to the end of the game, the deciding seat's return
+(`state.returns()`: its share of the win, 0 to 1), or until the seat decides again, the shipped
+network's estimate of it (`Leaf`).
 
-A value is thus the option's win share *if everyone plays on as the rollout policy does*: biased
-toward what that policy is good at, and noisy by 1/√deals. docs/review.md says what that means for a
-review, and what it costs.
+A value is thus the option's win share *if everyone plays on as the rollout policy does* (or as the
+network expects): biased toward what that policy is good at, and noisy by 1/√deals. docs/review.md
+says what that means for a review, what it costs, and which leaf judges better in which game.
 """
 
 from __future__ import annotations
@@ -127,9 +130,9 @@ def rollout_name(game: Game, kind: str) -> str:
 @dataclass
 class OptionValues:
     """The deciding seat's return for every option on the deals it played: `returns[a][j]` on deal j.
-    Every option played the first deals; a race (`option_values`) stops playing an option once it is
-    clearly below the leader, so `returns[a]` is a prefix of the deals, and `returns[a][j]` and
-    `returns[b][j]` are paired wherever both exist."""
+    Every option played the first deals; the race (`option_values`) stops playing an option once it
+    falls in the worse half of those still in it, so `returns[a]` is a prefix of the deals, and
+    `returns[a][j]` and `returns[b][j]` are paired wherever both exist."""
 
     seat: int
     options: list[int]
@@ -158,8 +161,8 @@ class OptionValues:
 
     def best(self) -> int:
         """The leader: of the options that played the most deals, the highest mean (ties: the lowest
-        id, for a result that does not depend on order). An option dropped from the race was clearly
-        below the leader of its time, on fewer deals."""
+        id, for a result that does not depend on order). An option dropped from the race was in the
+        worse half when it left, on fewer deals."""
         most = self.deals
         return max((a for a in self.options if self.played(a) == most), key=lambda a: (self.mean(a), -a))
 
@@ -324,9 +327,10 @@ def settled(values: OptionValues, racing: list[int], precision: float) -> bool:
 
 
 #: The games whose shipped networks judge a review's options better than playouts to the end do,
-#: measured by bench/review_ladder.py (docs/review.md, "Playouts or the network"): with playouts, the
-#: random seat's accuracy was not below the heuristic's in Troika; with the network, Hangover's
-#: heuristic was judged above the search. `Leaf.AUTO` uses the network in these games only.
+#: measured by bench/review_ladder.py (docs/review.md, "The leaf: playouts or the network"): with
+#: playouts, Troika's random seat was judged above the heuristic, and Tokkuri's and Tottarot's
+#: reviews left about 40% of the decisions unjudged; with the network, Hangover's heuristic had its
+#: point above the search's. `Leaf.AUTO` uses the network in these games only.
 NN_LEAF = frozenset({"tokkuri", "tottarot", "troika"})
 
 
