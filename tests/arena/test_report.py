@@ -89,14 +89,15 @@ def test_the_report_of_known_records() -> None:
     assert "χ² = 0.00 on 1 df (Pearson's 0.00 over the design effect 1.33), p = 1.000" in text
     assert "(F test on 1 and 3 df, for the design effect is estimated from 4 deals)" in text
     assert "over 8 games with a winner: no evidence" in text
-    assert "| P0 | 0.500 ± 0.853 |" in text  # t(3) at 98.75%: 4.1765 · √(1/6) / 2
+    # t(3) at 98.75%: 0.5 ± 4.1765 · √(1/6) / 2 = ± 0.853, cut to [0, 1], what a share can be (#54)
+    assert "| P0 | 0.500 ± 0.500 |" in text
     assert "at 97.5% each" in text
     # skill: heuristic 0.75 above random 0.25 by 0.5, the expected order
     assert "### Skill and luck" in text
-    assert "| 1 | heuristic | 0.750 ± " in text and "| +0.500 [" in text
+    assert "| 1 | heuristic | 0.750 [0.291, 1.000] |" in text and "| +0.500 [-0.419, +1.000] |" in text
     assert "expected order (random < heuristic < ismcts)" in text
     # luck: random finished ahead in 2 of the 8 decided meetings, deals 0 and 1
-    assert "| random | heuristic | 0.250 ± " in text and "| 8 |" in text
+    assert "| random | heuristic | 0.250 [0.000, 0.709] |" in text and "| 8 |" in text  # cut at 0
     assert_every_name_defined(text, [H, R])
     assert "## Variants against the baseline" not in text
 

@@ -109,3 +109,18 @@ def test_ratings_order_agents_by_strength() -> None:
     rated = ratings(records)
     assert rated["a"]["mu"] > 25 > rated["b"]["mu"]
     assert rated["a"]["ordinal"] == pytest.approx(rated["a"]["mu"] - 3 * rated["a"]["sigma"])
+
+
+def test_an_interval_is_cut_to_what_its_measure_can_be() -> None:
+    """Issue #54: a win share of a few deals near 0 had an interval running below 0."""
+    from bodoge.arena.stats import DIFFERENCE, SHARE, clustered_mean_ci
+
+    pairs = [(d, 1.0 if d == 0 else 0.0) for d in range(5)]  # one win in five deals
+    plain = clustered_mean_ci(pairs)
+    assert plain.low < 0  # the t interval overshoots
+    cut = clustered_mean_ci(pairs, within=SHARE)
+    assert (cut.mean, cut.low, cut.high) == (plain.mean, 0.0, plain.high)
+    losses = [(d, -1.0 if d == 0 else -0.9) for d in range(3)]
+    assert clustered_mean_ci(losses, within=DIFFERENCE).low == -1.0
+    one = clustered_mean_ci([(0, 0.5)], within=SHARE)  # no interval: left as it is
+    assert math.isnan(one.low) and one.mean == 0.5

@@ -37,6 +37,8 @@ from collections.abc import Hashable, Sequence
 from typing import Any
 
 from bodoge.arena.stats import (
+    DIFFERENCE,
+    SHARE,
     Estimate,
     bonferroni_confidence,
     cluster_means,
@@ -95,7 +97,7 @@ def seat_balance(records: list[Record], players: int) -> dict[str, Any]:
     seats: list[dict[str, Any]] = []
     for s in range(n):
         share = clustered_mean_ci(
-            ((r["arena"]["deal"], r["arena"]["returns"][s]) for r in decided), confidence
+            ((r["arena"]["deal"], r["arena"]["returns"][s]) for r in decided), confidence, SHARE
         )
         seats.append({"seat": s, "share": share, "verdict": "within"})
     wins = [math.fsum(r["arena"]["returns"][s] for r in decided) for s in range(n)]
@@ -203,7 +205,12 @@ def skill(records: list[Record], players: int) -> dict[str, Any] | None:
     rungs: list[dict[str, Any]] = []
     for label in labels:
         pairs = [(r["arena"]["deal"], _share_in_game(r, label)) for r in records]
-        rungs.append({"agent": label, "share": clustered_mean_ci((d, v) for d, v in pairs if v is not None)})
+        rungs.append(
+            {
+                "agent": label,
+                "share": clustered_mean_ci(((d, v) for d, v in pairs if v is not None), within=SHARE),
+            }
+        )
     rungs.sort(key=lambda rung: -rung["share"].mean)
     confidence = bonferroni_confidence(len(rungs) - 1)
     steps: list[dict[str, Any]] = []
@@ -213,7 +220,7 @@ def skill(records: list[Record], players: int) -> dict[str, Any] | None:
             {
                 "stronger": upper["agent"],
                 "weaker": lower["agent"],
-                "difference": clustered_mean_ci(diffs, confidence),
+                "difference": clustered_mean_ci(diffs, confidence, DIFFERENCE),
                 "p": t_test_p(cluster_means(diffs)),
             }
         )
@@ -255,11 +262,15 @@ def luck(records: list[Record], ladder: dict[str, Any]) -> dict[str, Any]:
                 {
                     "weaker": weaker,
                     "stronger": stronger,
-                    "upset_rate": clustered_mean_ci(upsets),
+                    "upset_rate": clustered_mean_ci(upsets, within=SHARE),
                     "decided": len(upsets),
                 }
             )
-    return {"pairs": pairs, "overall": clustered_mean_ci(everything), "decided": len(everything)}
+    return {
+        "pairs": pairs,
+        "overall": clustered_mean_ci(everything, within=SHARE),
+        "decided": len(everything),
+    }
 
 
 def _upsets(records: list[Record], weaker: str, stronger: str) -> list[tuple[Hashable, float]]:

@@ -27,7 +27,7 @@ from collections.abc import Hashable, Iterable
 from typing import Any
 
 from bodoge.agents.counterfactual import action_label, vocabulary
-from bodoge.arena.stats import Estimate, clustered_mean_ci
+from bodoge.arena.stats import SHARE, Estimate, clustered_mean_ci
 from bodoge.core.game import Game, State
 
 Record = dict[str, Any]
@@ -206,4 +206,4 @@ def _dead(records: list[Record], kinds: dict[str, Any]) -> Estimate:
     pairs: Iterable[tuple[Hashable, float]] = (
         (r["arena"]["deal"], value) for r in records if (value := dead(r)) is not None
     )
-    return clustered_mean_ci(pairs)
+    return clustered_mean_ci(pairs, within=SHARE)

@@ -26,7 +26,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from bodoge.arena import balance
-from bodoge.arena.stats import Estimate, paired_difference_ci
+from bodoge.arena.stats import DIFFERENCE, Estimate, paired_difference_ci
 
 Record = dict[str, Any]
 Finding = dict[str, Any]
@@ -489,7 +489,7 @@ def seat_returns(records: list[Record], position: int) -> dict[Any, tuple[Any, f
 def cost_of(baseline: list[Record], experiment: list[Record]) -> Estimate:
     """The win share of the first agent's seat in the experiment minus in the baseline, paired on the
     same games (same deal, same rotation), deal as the unit."""
-    return paired_difference_ci(seat_returns(baseline, 0), seat_returns(experiment, 0))
+    return paired_difference_ci(seat_returns(baseline, 0), seat_returns(experiment, 0), within=DIFFERENCE)
 
 
 def add_cost(finding: Finding, cost: Estimate, share: Estimate) -> None:
@@ -545,9 +545,9 @@ def measure_costs(
             r["arena"]["variant"] = v
         cost = cost_of(base, got)
         shares = seat_returns(got, 0)
-        from bodoge.arena.stats import clustered_mean_ci
+        from bodoge.arena.stats import SHARE, clustered_mean_ci
 
-        add_cost(finding, cost, clustered_mean_ci(shares.values()))
+        add_cost(finding, cost, clustered_mean_ci(shares.values(), within=SHARE))
         played += 1
     findings.sort(key=lambda f: (f.get("variant", 0), -f["importance"]))
     return played

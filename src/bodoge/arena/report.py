@@ -474,14 +474,16 @@ def _plot_seats(plt: Any, summary: dict[str, Any], variant: dict[str, Any], path
     agents = variant["agents"]
     width = 0.8 / max(1, len(agents))
     for k, a in enumerate(agents):
-        xs, ys, errs = [], [], []
+        xs, ys, below, above = [], [], [], []
         for s, est in enumerate(a["by_seat"]):
             if est.n == 0:
                 continue
             xs.append(s + (k - (len(agents) - 1) / 2) * width)
             ys.append(est.mean)
-            errs.append(0.0 if math.isnan(est.half) else est.half)
-        ax.bar(xs, ys, width=width, yerr=errs, capsize=3, label=a["agent"])
+            down, up = est.errors()  # a share's interval is cut to [0, 1]: the bars may be uneven
+            below.append(down)
+            above.append(up)
+        ax.bar(xs, ys, width=width, yerr=[below, above], capsize=3, label=a["agent"])
     ax.axhline(1.0 / n, color="grey", linestyle="--", linewidth=1, label="fair share")
     ax.set_xticks(range(n), [f"P{s}" for s in range(n)])
     ax.set_xlabel("seat")

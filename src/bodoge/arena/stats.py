@@ -50,6 +50,19 @@ class Estimate:
     def half(self) -> float:
         return (self.high - self.low) / 2
 
+    def errors(self) -> tuple[float, float]:
+        """How far the interval reaches below and above the mean (an error bar; 0 without one)."""
+        if math.isnan(self.low):
+            return 0.0, 0.0
+        return self.mean - self.low, self.high - self.mean
+
+    def within(self, lo: float, hi: float) -> Estimate:
+        """The interval cut to what the measure can be (a win share lies in [0, 1], a difference of
+        two in [−1, 1]): the normal interval of a few deals, or of a share near 0, overshoots."""
+        if math.isnan(self.low):
+            return self
+        return Estimate(self.mean, max(lo, self.low), min(hi, self.high), self.n)
+
     def above(self, value: float) -> bool:
         return self.low > value
 
@@ -67,6 +80,8 @@ class Estimate:
             return "—"
         if math.isnan(self.low):
             return f"{self.mean:.{digits}f}"
+        if abs((self.mean - self.low) - (self.high - self.mean)) > 10**-digits:  # cut by `within`
+            return f"{self.mean:.{digits}f} [{self.low:.{digits}f}, {self.high:.{digits}f}]"
         return f"{self.mean:.{digits}f} ± {self.half:.{digits}f}"
 
 
@@ -93,10 +108,20 @@ def cluster_means(pairs: Iterable[tuple[Hashable, float]]) -> list[float]:
     return [sums[k] / counts[k] for k in sums]
 
 
-def clustered_mean_ci(pairs: Iterable[tuple[Hashable, float]], confidence: float = 0.95) -> Estimate:
+#: What a win share, or any share of games or decisions, can be; and a difference of two of them.
+SHARE = (0.0, 1.0)
+DIFFERENCE = (-1.0, 1.0)
+
+
+def clustered_mean_ci(
+    pairs: Iterable[tuple[Hashable, float]],
+    confidence: float = 0.95,
+    within: tuple[float, float] | None = None,
+) -> Estimate:
     """The mean over clusters (deals) of each cluster's mean, from (cluster, value) pairs, with its
-    interval over clusters (95% unless told)."""
-    return mean_ci(cluster_means(pairs), confidence)
+    interval over clusters (95% unless told), cut to `within` (SHARE, DIFFERENCE) where given."""
+    estimate = mean_ci(cluster_means(pairs), confidence)
+    return estimate if within is None else estimate.within(*within)
 
 
 def _paired(
@@ -109,9 +134,11 @@ def paired_difference_ci(
     a: dict[Hashable, tuple[Hashable, float]],
     b: dict[Hashable, tuple[Hashable, float]],
     confidence: float = 0.95,
+    within: tuple[float, float] | None = None,
 ) -> Estimate:
-    """Mean of b − a over the keys (games) both have, clustered by deal: `a[key] = (deal, value)`."""
-    return clustered_mean_ci(_paired(a, b), confidence)
+    """Mean of b − a over the keys (games) both have, clustered by deal: `a[key] = (deal, value)`; the
+    interval cut to `within` where given (DIFFERENCE for two shares)."""
+    return clustered_mean_ci(_paired(a, b), confidence, within)
 
 
 def paired_difference_p(

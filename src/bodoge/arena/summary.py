@@ -24,6 +24,7 @@ from typing import Any
 
 from bodoge.arena import balance, choices, findings
 from bodoge.arena.stats import (
+    SHARE,
     Estimate,
     bonferroni_confidence,
     clustered_mean_ci,
@@ -86,7 +87,7 @@ def summarize_variant(records: list[Record], players: int) -> dict[str, Any]:
                 by_seat[s].append((a["deal"], a["returns"][s]))
                 seconds += a["seconds"][s]
                 decisions += a["decisions"][s]
-        share = clustered_mean_ci(wins)
+        share = clustered_mean_ci(wins, within=SHARE)
         agents.append(
             {
                 "agent": label,
@@ -95,7 +96,7 @@ def summarize_variant(records: list[Record], players: int) -> dict[str, Any]:
                 "fair": fair,
                 "verdict": _verdict(share, fair),
                 "score": clustered_mean_ci(scores),
-                "by_seat": [clustered_mean_ci(x) for x in by_seat],
+                "by_seat": [clustered_mean_ci(x, within=SHARE) for x in by_seat],
                 "seconds_per_decision": seconds / decisions if decisions else 0.0,
             }
         )
@@ -108,7 +109,7 @@ def summarize_variant(records: list[Record], players: int) -> dict[str, Any]:
             {
                 "seat": s,
                 "win_share": clustered_mean_ci(
-                    (r["arena"]["deal"], r["arena"]["returns"][s]) for r in records
+                    ((r["arena"]["deal"], r["arena"]["returns"][s]) for r in records), within=SHARE
                 ),
                 "score": clustered_mean_ci((r["arena"]["deal"], r["result"]["scores"][s]) for r in records),
             }
