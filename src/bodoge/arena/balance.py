@@ -65,7 +65,11 @@ def largest_gap(seats: list[dict[str, Any]]) -> Estimate:
     gap = abs(worst.mean - fair)
     if math.isnan(worst.low):
         return Estimate(gap, math.nan, math.nan, worst.n)
-    return Estimate(gap, max(0.0, gap - worst.half), gap + worst.half, worst.n)
+    # The seat's interval less the fair share, folded at 0: a share's interval may be cut at 0 or 1
+    # (uneven about its mean), so its ends are used, not its half-width.
+    low, high = worst.low - fair, worst.high - fair
+    near = 0.0 if low <= 0 <= high else min(abs(low), abs(high))
+    return Estimate(gap, near, max(abs(low), abs(high)), worst.n)
 
 
 def verdict(est: Estimate, fair: float) -> str:
