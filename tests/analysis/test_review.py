@@ -187,6 +187,8 @@ def test_accuracy_is_the_share_of_the_stakes_kept() -> None:
     assert accuracy([decision(0.0, [0.5, 0.2])]) == 100
     assert accuracy([decision(0.3, [0.5, 0.2])]) == 0
     assert accuracy([decision(0.0, [0.3, 0.3])]) is None  # nothing at stake: nothing to say
+    # the paired loss may exceed the rounded values' range by a hair: never below 0
+    assert accuracy([decision(0.1049, [0.5, 0.3952])]) == 0
 
 
 def test_bad_input_is_refused_before_any_search() -> None:

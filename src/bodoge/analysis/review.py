@@ -240,9 +240,11 @@ def classify(loss: float, loss_low: float, loss_high: float, is_best: bool) -> s
 
 
 def stakes(d: dict[str, Any]) -> float:
-    """What was at stake in a decision: its best option's value minus its worst's (win share)."""
+    """What was at stake in a decision: its best option's value minus its worst's (win share), and
+    never less than the move's own loss (the loss is paired on the deals both played, the values each
+    on its own, and all are rounded: the two may differ in the last digit)."""
     values = [o["value"] for o in d["options"]]
-    return max(values) - min(values)
+    return max(max(values) - min(values), d["loss"])
 
 
 def accuracy(judged: list[dict[str, Any]]) -> float | None:

@@ -97,7 +97,7 @@ const STRINGS = {
     optionDeals: "{n} deals",
     optionRange: "win chance {value} (95%: {low}–{high}), over {n} deals",
     biggestTitle: "Biggest mistake",
-    biggestOne: "Move {move}: played {chosen}; {best} was better. It lost {points} points of win chance (between {low} and {high}).",
+    biggestOne: "Move {move}: chose “{chosen}”; “{best}” was better. It lost {points} points of win chance (between {low} and {high}).",
     biggestNone: "No inaccuracy or worse among its {judged} judged decisions.",
     biggestNoneOne: "No inaccuracy or worse in its one judged decision.",
     biggestNoneJudged: "None of its decisions could be judged.",
