@@ -531,20 +531,17 @@ def analyse(config: ProfilesConfig, played: Mapping[Profile, ProfileGames]) -> d
 # -- the report ------------------------------------------------------------------------------------
 
 
-def share_text(e: Mapping[str, Any]) -> str:
+def share_text(e: Mapping[str, Any], sign: str = "") -> str:
+    """An estimate as `0.250 [0.100, 0.400]` (`sign="+"`: a difference, `+0.050 [-0.010, +0.110]`)."""
     if e["mean"] is None:
         return "—"
     if e["low"] is None:
-        return f"{e['mean']:.3f}"
-    return f"{e['mean']:.3f} [{e['low']:.3f}, {e['high']:.3f}]"
+        return f"{e['mean']:{sign}.3f}"
+    return f"{e['mean']:{sign}.3f} [{e['low']:{sign}.3f}, {e['high']:{sign}.3f}]"
 
 
 def signed_text(e: Mapping[str, Any]) -> str:
-    if e["mean"] is None:
-        return "—"
-    if e["low"] is None:
-        return f"{e['mean']:+.3f}"
-    return f"{e['mean']:+.3f} [{e['low']:+.3f}, {e['high']:+.3f}]"
+    return share_text(e, "+")
 
 
 def _verdict(g: Mapping[str, Any]) -> str:
