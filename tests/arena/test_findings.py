@@ -390,3 +390,31 @@ def test_the_option_of_an_action_id_is_cached_only_while_the_game_keeps_it() -> 
     assert tally.to_json() == {"return hand/take": {"take": [1, 1]}, "draw/return hand": {"draw": [1, 1]}}
     _TEXTS_ONLY.discard(key)
     _OPTION_OF.pop(key, None)
+
+
+def test_a_cost_is_worded_as_what_the_run_can_tell() -> None:
+    """Issue #54: a clear cost holds against these bots, not every player; no clear cost is "cannot
+    tell" with the effect the run could have missed, never a habit or a trap."""
+    from bodoge.arena.findings import DETECTABLE, add_cost
+    from bodoge.arena.stats import Estimate
+
+    def finding() -> dict[str, Any]:
+        return {
+            "option": "declare",
+            "agent": "heuristic:avoid=declare",
+            "importance": 0.5,
+            "evidence": {},
+            "text": {"en": "", "ja": ""},
+        }
+
+    clear = finding()
+    add_cost(clear, Estimate(-0.25, -0.26, -0.24, 100), Estimate(0.0, 0.0, 0.0, 100))
+    assert "against these bots, declare is the better option" in clear["text"]["en"]
+    assert "heuristic:avoid=declare" in clear["text"]["en"] and "同じ相手" in clear["text"]["ja"]
+    unclear = finding()
+    add_cost(unclear, Estimate(-0.02, -0.08, 0.04, 100), Estimate(0.3, 0.25, 0.35, 100))
+    text = unclear["text"]["en"]
+    assert "cannot tell" in text and f"about {DETECTABLE * 0.06:.3f}" in text
+    for word in ("habit", "trap", "fair", "癖", "罠"):
+        assert word not in text + unclear["text"]["ja"] + clear["text"]["en"] + clear["text"]["ja"]
+    assert unclear["importance"] == 0.5 and clear["importance"] == 0.7

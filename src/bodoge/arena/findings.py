@@ -492,29 +492,56 @@ def cost_of(baseline: list[Record], experiment: list[Record]) -> Estimate:
     return paired_difference_ci(seat_returns(baseline, 0), seat_returns(experiment, 0), within=DIFFERENCE)
 
 
+#: The smallest effect a run sees 4 times in 5 (80% power, two-sided 5% test) is (1.96 + 0.84) standard
+#: errors, 1.43 times the half-width of its 95% interval: what "no clear cost" could have missed.
+DETECTABLE = (1.96 + 0.84) / 1.96
+
+
 def add_cost(finding: Finding, cost: Estimate, share: Estimate) -> None:
-    """A dominant_choice finding with its measured cost (in place)."""
+    """A dominant_choice finding with its measured cost (in place), worded as what it is: what avoiding
+    the option cost the experiment's agent against the same opponents on the same deals and seats.
+    A clear cost says the bots' choice is right against these bots, not against every player (an
+    agent that assumes what the others do is right only under its assumption: `bodoge profiles` plays
+    every profile of the choice); no clear cost says the run could not tell, and how large an effect
+    it could have missed, never that the choice is a habit or that the seats are fair."""
     option = finding["option"]
+    agent = finding.get("agent", "the experiment's agent")
     finding["evidence"]["cost_in_win_share"] = cost
     finding["evidence"]["win_share_when_avoiding"] = share
-    sign = "costs" if cost.mean < 0 else "gains"
     clear = not math.isnan(cost.low) and (cost.high < 0 or cost.low > 0)
-    verdict_en = (
-        f"Avoiding {option} {sign} {abs(cost.mean):.3f} in win share [{cost.low:+.3f}, {cost.high:+.3f}] "
-        f"(win share {share.mean:.3f} instead of the bots' own choice, same deals and seats)"
-        + (": the bots are right to choose it, so the other option is a trap." if cost.high < 0 else ".")
-        if clear
-        else f"Avoiding {option} changes the win share by {cost.mean:+.3f} [{cost.low:+.3f}, {cost.high:+.3f}]: "
-        "no clear cost, so the choice may be a habit of the bots rather than of the rules."
-    )
-    verdict_ja = (
-        f"{option} を避けると勝率が {abs(cost.mean):.3f} {'下がります' if cost.mean < 0 else '上がります'}"
-        f" [{cost.low:+.3f}, {cost.high:+.3f}]（勝率 {share.mean:.3f}、同じ配札・同じ席で比較）"
-        + ("。ボットの選択は正しく、もう一方の選択肢は罠になっています。" if cost.high < 0 else "。")
-        if clear
-        else f"{option} を避けても勝率の変化は {cost.mean:+.3f} [{cost.low:+.3f}, {cost.high:+.3f}] で、"
-        "はっきりした差はありません。ルールではなくボットの癖かもしれません。"
-    )
+    interval = f"[{cost.low:+.3f}, {cost.high:+.3f}]"
+    if clear:
+        sign = "costs" if cost.mean < 0 else "gains"
+        verdict_en = (
+            f"Avoiding {option} {sign} {abs(cost.mean):.3f} in win share {interval} (`{agent}`, win share "
+            f"{share.mean:.3f} instead of the bots' own choice, same deals, seats and opponents): "
+            + (
+                f"against these bots, {option} is the better option."
+                if cost.mean < 0
+                else f"against these bots, the bots' choice of {option} loses."
+            )
+        )
+        verdict_ja = (
+            f"{option} を避けると勝率が {abs(cost.mean):.3f} {'下がります' if cost.mean < 0 else '上がります'}"
+            f" {interval}（`{agent}`、勝率 {share.mean:.3f}、同じ配札・同じ席・同じ相手で比較）。"
+            + (
+                f"このボットたちが相手なら {option} の方が良い選択です。"
+                if cost.mean < 0
+                else f"このボットたちが相手なら、ボットの {option} は損な選択です。"
+            )
+        )
+    else:
+        missed = DETECTABLE * cost.half if not math.isnan(cost.half) else math.nan
+        verdict_en = (
+            f"Avoiding {option} changes the win share by {cost.mean:+.3f} {interval} (`{agent}`, same deals, "
+            f"seats and opponents): these games cannot tell; an effect smaller than about {missed:.3f} "
+            "could have been missed (more games narrow it)."
+        )
+        verdict_ja = (
+            f"{option} を避けたときの勝率の変化は {cost.mean:+.3f} {interval}（`{agent}`、同じ配札・同じ席・"
+            f"同じ相手で比較）で、この対局数では差があるとも無いとも言えません。およそ {missed:.3f} "
+            "より小さい差は見逃している可能性があります（対局を増やすと狭まります）。"
+        )
     finding["text"]["en"] += " " + verdict_en
     finding["text"]["ja"] += verdict_ja
     if clear:
