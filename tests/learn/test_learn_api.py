@@ -141,6 +141,7 @@ def test_a_practice_table_gives_ranked_hints_to_its_person_only(
     # The race's order: the leader first (about equal to itself), then by deals played, each group
     # by win chance.
     assert ranked[0]["about_equal"] and ranked[0]["deals"] == max(h["deals"] for h in ranked)
+    assert "about equal" not in ranked[0]["reason"]["en"]  # the first is not compared with itself
     order = [(-h["deals"], -h["value"]) for h in ranked[1:]]
     assert order == sorted(order)
     assert all(h["low"] <= h["value"] <= h["high"] for h in ranked)

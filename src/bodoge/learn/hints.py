@@ -56,7 +56,16 @@ def rank_moves(
     for a in ranked[:SHOWN]:
         equal = a == best or paired_interval(values.differences(best, a), z)[1] <= 0
         out.append(
-            entry(texts, a, a == favourite, values.mean(a), values.interval(a), equal, values.played(a))
+            entry(
+                texts,
+                a,
+                a == favourite,
+                values.mean(a),
+                values.interval(a),
+                equal,
+                values.played(a),
+                a == best,
+            )
         )
     return out
 
