@@ -148,12 +148,39 @@ GameName = Annotated[
 Players = Annotated[
     int | None, typer.Option("--players", "-p", help="Number of players (the game's default if omitted).")
 ]
+# Shared by the commands that play or review many games in parallel (sim, profiles, tune, review).
+Jobs = Annotated[
+    int | None,
+    typer.Option(callback=_integers(1, MAX_JOBS), help="Parallel workers (default: the CPU count)."),
+]
+FirstSeed = Annotated[
+    int, typer.Option(callback=_integers(0, MAX_SEED), help="Seed of the first deal; deal d uses seed + d.")
+]
 SetOptions = Annotated[
     list[str] | None,
     typer.Option(
         "--set", help="A game option as name=value (value in JSON: 12, true, [2,1,-1]); repeatable."
     ),
 ]
+
+
+def _workers(jobs: int | None) -> int:
+    """The parallel workers of a command: `--jobs`, or the CPU count."""
+    return jobs if jobs is not None else min(os.cpu_count() or 1, MAX_JOBS)
+
+
+def _progress_bar(label: str, shown: bool) -> Any:
+    """A command's progress bar over its games or decisions (`label`: rich markup, escaped)."""
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+
+    return Progress(
+        TextColumn(label),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeRemainingColumn(),
+        console=console,
+        disable=not shown,
+    )
 
 
 def _printable(text: str) -> str:
@@ -455,14 +482,8 @@ def sim(
             f"At most {MAX_GAMES:,} games in all variants together.",
         ),
     ] = 1000,
-    seed: Annotated[
-        int,
-        typer.Option(callback=_integers(0, MAX_SEED), help="Seed of the first deal; deal d uses seed + d."),
-    ] = 1,
-    jobs: Annotated[
-        int | None,
-        typer.Option(callback=_integers(1, MAX_JOBS), help="Parallel workers (default: the CPU count)."),
-    ] = None,
+    seed: FirstSeed = 1,
+    jobs: Jobs = None,
     backend: Annotated[str, typer.Option(help="pool (processes on this machine) or ray.")] = "pool",
     address: Annotated[
         str | None, typer.Option(help="Ray cluster address for --backend ray (default: a local Ray).")
@@ -510,8 +531,6 @@ def sim(
     a report (report.md, report.html, summary.json)."""
     import concurrent.futures.process
 
-    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
-
     from bodoge import arena
     from bodoge.arena import runner
 
@@ -556,16 +575,9 @@ def sim(
             runner.check_out(out)
     except BodogeError as exc:
         _fail(str(exc))
-    workers = jobs if jobs is not None else min(os.cpu_count() or 1, MAX_JOBS)
+    workers = _workers(jobs)
     total = games * len(variants)
-    bar = Progress(
-        TextColumn(escape(f"{game} {n}p")),
-        BarColumn(),
-        MofNCompleteColumn(),
-        TimeRemainingColumn(),
-        console=console,
-        disable=not progress,
-    )
+    bar = _progress_bar(escape(f"{game} {n}p"), progress)
     task = bar.add_task("games", total=total)
     start = time.perf_counter()
     first_done: list[int] = []
@@ -659,20 +671,14 @@ def profiles(
             f"{profile_analysis.MAX_GAMES} per profile and {profile_analysis.MAX_TOTAL:,} games in all).",
         ),
     ] = 200,
-    seed: Annotated[
-        int,
-        typer.Option(callback=_integers(0, MAX_SEED), help="Seed of the first deal; deal d uses seed + d."),
-    ] = 1,
+    seed: FirstSeed = 1,
     agent: Annotated[
         str,
         typer.Option(
             help="The agent both roles wrap: always = AGENT:prefer=CHOICE, never = AGENT:avoid=CHOICE."
         ),
     ] = "heuristic",
-    jobs: Annotated[
-        int | None,
-        typer.Option(callback=_integers(1, MAX_JOBS), help="Parallel workers (default: the CPU count)."),
-    ] = None,
+    jobs: Jobs = None,
     settings: SetOptions = None,
     force: Annotated[bool, typer.Option(help="Write into --out even if it is not empty.")] = False,
     progress: Annotated[bool, typer.Option(help="Show a progress bar.")] = True,
@@ -680,7 +686,6 @@ def profiles(
     """Play every profile of "always CHOICE" / "never CHOICE" at the seats on the same deals; report
     the pure and mixed equilibria of the choice and its outcome when made in public in seat order
     (profiles.json, report.md). See docs/profiles.md."""
-    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 
     from bodoge.arena import runner
 
@@ -699,17 +704,10 @@ def profiles(
             f"--out {_printable(str(out))} already exists and is not empty; give a new folder, "
             "or --force to write profiles.json and report.md into it"
         )
-    workers = jobs if jobs is not None else min(os.cpu_count() or 1, MAX_JOBS)
+    workers = _workers(jobs)
     n = config.players
     total = 2**n * config.games
-    bar = Progress(
-        TextColumn(escape(f"{config.game} {n}p, {2**n} profiles")),
-        BarColumn(),
-        MofNCompleteColumn(),
-        TimeRemainingColumn(),
-        console=console,
-        disable=not progress,
-    )
+    bar = _progress_bar(escape(f"{config.game} {n}p, {2**n} profiles"), progress)
     task = bar.add_task("games", total=total)
 
     def on_progress(done: int, all_games: int) -> None:
@@ -833,10 +831,7 @@ def tune(
     seed: Annotated[
         int, typer.Option(callback=_integers(0, MAX_SEED), help="Seed of the first deal and of the search.")
     ] = 1,
-    jobs: Annotated[
-        int | None,
-        typer.Option(callback=_integers(1, MAX_JOBS), help="Parallel workers (default: the CPU count)."),
-    ] = None,
+    jobs: Jobs = None,
     backend: Annotated[str, typer.Option(help="pool (processes on this machine) or ray.")] = "pool",
     address: Annotated[str | None, typer.Option(help="Ray cluster address for --backend ray.")] = None,
     out: Annotated[
@@ -894,7 +889,7 @@ def tune(
         the_study = tuning.open_study(config, storage, resume)
     except BodogeError as exc:
         _fail(str(exc))
-    workers = jobs if jobs is not None else min(os.cpu_count() or 1, MAX_JOBS)
+    workers = _workers(jobs)
     done_before = len([t for t in the_study.trials if t.state.is_finished()])
     left = max(0, trials - done_before)
     bar = Progress(
@@ -1122,10 +1117,7 @@ def review(
         float | None,
         typer.Option(help="Seconds per decision instead (or as a cap with --iterations); not reproducible."),
     ] = None,
-    jobs: Annotated[
-        int | None,
-        typer.Option(callback=_integers(1, MAX_JOBS), help="Parallel workers (default: the CPU count)."),
-    ] = None,
+    jobs: Jobs = None,
     backend: Annotated[str, typer.Option(help="pool (processes on this machine) or ray.")] = "pool",
     address: Annotated[
         str | None, typer.Option(help="Ray cluster address for --backend ray (default: a local Ray).")
@@ -1148,7 +1140,6 @@ def review(
 ) -> None:
     """Review finished games: every decision of the chosen seats, each option valued from that seat's
     view (expected win share), the move's loss and class; a table per seat (docs/review.md)."""
-    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 
     from bodoge.analysis import review as reviewing
     from bodoge.analysis.review_html import review_html
@@ -1191,15 +1182,8 @@ def review(
             except OSError as exc:
                 _fail(f"--out {_printable(str(folder))} cannot be made: {exc.strerror or exc}")
             _check_file_to_write(folder / "review.json", "--out")
-    workers = jobs if jobs is not None else min(os.cpu_count() or 1, MAX_JOBS)
-    bar = Progress(
-        TextColumn("review"),
-        BarColumn(),
-        MofNCompleteColumn(),
-        TimeRemainingColumn(),
-        console=console,
-        disable=not progress,
-    )
+    workers = _workers(jobs)
+    bar = _progress_bar("review", progress)
     task = bar.add_task("decisions", total=sum(len(units) for _, units in plans))
 
     def on_progress(done: int, total: int) -> None:
