@@ -263,6 +263,16 @@ function t(key) {
   return (STRINGS[LANG] && STRINGS[LANG][key]) || STRINGS.en[key] || key;
 }
 
+// A translated template filled in: fmt("moveN", {move: 3}) -> "Move 3" ("{name}" takes fields.name).
+function fmt(key, fields) {
+  return t(key).replace(/\{(\w+)\}/g, (_, k) => String(fields[k]));
+}
+
+// A share (0 to 1) as a whole percentage: 0.456 -> "46%".
+function percent(x) {
+  return `${Math.round(x * 100)}%`;
+}
+
 function pick(texts) {
   // A {"en": ..., "ja": ...} text in the page's language.
   if (texts == null) return "";

@@ -54,10 +54,6 @@ let pending = "";
 let feedback = null; // {ok, message} of the last try
 let busy = false;
 
-function fmt(key, fields) {
-  return t(key).replace(/\{(\w+)\}/g, (_, k) => String(fields[k]));
-}
-
 function seatName(p) {
   return `P${p}`;
 }

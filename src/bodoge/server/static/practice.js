@@ -37,14 +37,6 @@ Object.assign(STRINGS.ja, {
 const HINT_NARROW = "(max-width: 860px)"; // app.css's one-column layout: the hint goes under the board
 let hintShown = null; // {seq, hints}: the hint on the screen, for the decision at move `seq`
 
-function hintFill(template, values) {
-  return template.replace(/\{(\w+)\}/g, (_, key) => String(values[key]));
-}
-
-function hintPercent(x) {
-  return `${Math.round(x * 100)}%`;
-}
-
 // A hinted move in words: the legal action's own words where the view still has it (a code such as
 // Hangover's "play R4^" is the command, not words), else the hint's text.
 function hintText(h) {
@@ -58,8 +50,8 @@ function hintItem(h, i) {
   const win = h.value == null ? null : el(
     "span",
     { class: "hint-win" },
-    hintFill(t("hintWin"), { value: hintPercent(h.value) }),
-    h.low == null || h.high == null ? null : el("span", { class: "hint-range" }, ` (${hintFill(t("hintRange"), { low: hintPercent(h.low), high: hintPercent(h.high) })})`),
+    fmt("hintWin", { value: percent(h.value) }),
+    h.low == null || h.high == null ? null : el("span", { class: "hint-range" }, ` (${fmt("hintRange", { low: percent(h.low), high: percent(h.high) })})`),
   );
   // The server's reason says how the value was found: in words under the first move; the others'
   // say the same of them (their marks and figures show it), kept as their title.

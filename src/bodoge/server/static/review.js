@@ -27,14 +27,6 @@ function rvSvg(tag, attrs, ...children) {
   return node;
 }
 
-function rvFill(template, values) {
-  return template.replace(/\{(\w+)\}/g, (_, key) => String(values[key]));
-}
-
-function rvPercent(x) {
-  return `${Math.round(x * 100)}%`;
-}
-
 // An option in words: its Japanese text, else its English words where the review gives them (a code
 // such as Hangover's "play R4^" is the command, not words), else its text; never its action number.
 function rvOptionText(option) {
@@ -49,7 +41,7 @@ function rvMoveText(d, which) {
 }
 
 function rvMoveName(move) {
-  return rvFill(t("moveN"), { move });
+  return fmt("moveN", { move });
 }
 
 // Points of win chance lost (0.073 -> "7.3"); an interval's low end below 0 (the move may have been
@@ -144,12 +136,12 @@ function drawReviewState() {
   const status = rvAnswer.status;
   if (status === "done") {
     const r = rvReview.review;
-    box.append(el("p", { class: "muted small" }, rvFill(t("reviewAbout"), { deals: r.deals })));
+    box.append(el("p", { class: "muted small" }, fmt("reviewAbout", { deals: r.deals })));
     return;
   }
   if (status === "queued" || status === "running") {
     const total = rvAnswer.total || 0;
-    const text = status === "queued" || !total ? t("reviewQueued") : rvFill(t("reviewRunning"), { done: rvAnswer.done, total });
+    const text = status === "queued" || !total ? t("reviewQueued") : fmt("reviewRunning", { done: rvAnswer.done, total });
     box.append(
       el("p", { role: "status" }, text),
       el("progress", { id: "review-progress", max: String(total || 1), value: status === "running" && total ? String(rvAnswer.done) : null }),
@@ -180,10 +172,10 @@ function rvBiggestItem(s) {
   const who = el("strong", { class: "rv-who" }, rSeatName(s.seat));
   if (!b) {
     const judged = s.judged ?? 0;
-    const text = judged > 1 ? rvFill(t("biggestNone"), { judged }) : judged === 1 ? t("biggestNoneOne") : t("biggestNoneJudged");
+    const text = judged > 1 ? fmt("biggestNone", { judged }) : judged === 1 ? t("biggestNoneOne") : t("biggestNoneJudged");
     return el("li", { class: "rv-clean", dataset: { seat: s.seat } }, who, " ", el("span", { class: "rv-said" }, text));
   }
-  const said = rvFill(t("biggestOne"), {
+  const said = fmt("biggestOne", {
     move: b.move,
     chosen: rvMoveText(b, "chosen"),
     best: rvMoveText(b, "best"),
@@ -200,7 +192,7 @@ function rvBiggestItem(s) {
     " ",
     el("span", { class: "rv-said" }, said),
     " ",
-    el("button", { type: "button", class: "rv-jump", id: `review-biggest-${s.seat}`, onclick: () => rvJumpToBoard(b.move) }, rvFill(t("biggestJump"), { move: b.move })),
+    el("button", { type: "button", class: "rv-jump", id: `review-biggest-${s.seat}`, onclick: () => rvJumpToBoard(b.move) }, fmt("biggestJump", { move: b.move })),
   );
 }
 
@@ -234,12 +226,12 @@ function drawReviewGraph() {
     height,
     class: "rv-svg",
     role: "img",
-    "aria-label": `${t("winChance")}: ${rvReview.seats.map((s) => `${rSeatName(s.seat)} ${rvPercent(rvLastChance(s.seat))}`).join(", ")}`,
+    "aria-label": `${t("winChance")}: ${rvReview.seats.map((s) => `${rSeatName(s.seat)} ${percent(rvLastChance(s.seat))}`).join(", ")}`,
   });
   graph.append(rvSvg("rect", { x: left, y: top, width: plotW, height: plotH, class: "rv-plot" }));
   for (const chance of [0, 0.25, 0.5, 0.75, 1]) {
     graph.append(rvSvg("line", { x1: left, x2: left + plotW, y1: y(chance), y2: y(chance), class: chance === 0.5 ? "rv-grid rv-half" : "rv-grid" }));
-    if (chance % 0.5 === 0) graph.append(rvSvg("text", { x: left - 5, y: y(chance) + 4, class: "rv-axis", "text-anchor": "end" }, rvPercent(chance)));
+    if (chance % 0.5 === 0) graph.append(rvSvg("text", { x: left - 5, y: y(chance) + 4, class: "rv-axis", "text-anchor": "end" }, percent(chance)));
   }
   const step = rvStep(moves, phone ? 4 : 8);
   for (let m = 0; m <= moves; m += step) {
@@ -349,7 +341,7 @@ function drawReviewSeats() {
       el("td", { class: "score" }, s.accuracy == null ? "–" : s.accuracy.toFixed(1), el("span", { class: "rv-judged" }, rvJudged(s))),
       el("td", { class: "score" }, s.mean_loss == null ? "–" : (s.mean_loss * 100).toFixed(1)),
       el("td", { class: "score" }, `${c.inaccuracy} / ${c.mistake} / ${c.blunder}`),
-      el("td", { class: "score" }, s.bot_agreement == null ? "–" : rvPercent(s.bot_agreement)),
+      el("td", { class: "score" }, s.bot_agreement == null ? "–" : percent(s.bot_agreement)),
     );
     body.append(row);
   }
@@ -369,7 +361,7 @@ function drawReviewSeats() {
 // (an unclear or even one is not judged).
 function rvJudged(s) {
   if (s.judged == null) return ""; // a review kept from before it counted them
-  return rvFill(t("judgedOf"), { judged: s.judged, total: s.judged + (s.not_judged ?? 0) });
+  return fmt("judgedOf", { judged: s.judged, total: s.judged + (s.not_judged ?? 0) });
 }
 
 // The decision taken at the move shown (position k: before the record's action k).
@@ -388,8 +380,8 @@ function drawReviewDecision() {
       el("span", { class: `rv-class rv-${d.class}` }, `${RV_SIGN[d.class] || ""} ${t("cls_" + d.class)}`),
       " ",
       el("strong", {}, rSeatName(d.seat)),
-      ` — ${t("winChance")} ${rvPercent(d.win_chance)}`,
-      d.win_low != null && d.win_high != null ? el("span", { class: "muted" }, ` (${rvPercent(d.win_low)}–${rvPercent(d.win_high)})`) : null,
+      ` — ${t("winChance")} ${percent(d.win_chance)}`,
+      d.win_low != null && d.win_high != null ? el("span", { class: "muted" }, ` (${percent(d.win_low)}–${percent(d.win_high)})`) : null,
     ),
   );
   const said = rvDecisionSaid(d, best);
@@ -401,9 +393,9 @@ function drawReviewDecision() {
   const most = Math.max(...d.options.map((o) => o.deals || 0));
   for (const o of sorted) {
     // An option dropped from the race early was played on fewer deals: said beside it.
-    const fewer = o.deals && o.deals < most ? el("span", { class: "rv-deals muted" }, rvFill(t("optionDeals"), { n: o.deals })) : null;
-    const range = rvFill(t("optionRange"), { value: rvPercent(o.value), low: rvPercent(o.low), high: rvPercent(o.high), n: o.deals ?? d.deals });
-    const bar = el("span", { class: "rv-bar" }, el("span", { class: "rv-fill", style: { width: rvPercent(o.value) } }));
+    const fewer = o.deals && o.deals < most ? el("span", { class: "rv-deals muted" }, fmt("optionDeals", { n: o.deals })) : null;
+    const range = fmt("optionRange", { value: percent(o.value), low: percent(o.low), high: percent(o.high), n: o.deals ?? d.deals });
+    const bar = el("span", { class: "rv-bar" }, el("span", { class: "rv-fill", style: { width: percent(o.value) } }));
     const tags = [];
     if (o.action === d.best && d.class !== "even") tags.push(el("span", { class: "rv-tag rv-tag-best" }, t("bestMove")));
     if (o.action === d.chosen) tags.push(el("span", { class: "rv-tag rv-tag-played" }, t("played")));
@@ -413,7 +405,7 @@ function drawReviewDecision() {
         { class: o.action === d.chosen ? "rv-played" : null },
         el("span", { class: "rv-text" }, rvOptionText(o), ...tags, fewer),
         bar,
-        el("span", { class: "rv-value", title: range }, rvPercent(o.value)),
+        el("span", { class: "rv-value", title: range }, percent(o.value)),
       ),
     );
   }
@@ -425,8 +417,8 @@ function drawReviewDecision() {
 function rvDecisionSaid(d, best) {
   const low = rvPoints(d.loss_low);
   const high = rvPoints(d.loss_high);
-  if (d.class === "unclear") return rvFill(t("reviewUnclear"), { low, high });
+  if (d.class === "unclear") return fmt("reviewUnclear", { low, high });
   if (d.class === "even") return t("reviewEven");
   if (d.class === "forced" || d.chosen === d.best) return "";
-  return rvFill(t("reviewLoss"), { points: rvPoints(d.loss), best: best ? rvOptionText(best) : rvMoveText(d, "best"), low, high });
+  return fmt("reviewLoss", { points: rvPoints(d.loss), best: best ? rvOptionText(best) : rvMoveText(d, "best"), low, high });
 }

@@ -24,10 +24,6 @@ let gameInfo = null;
 let lessons = [];
 const viewsOf = {}; // lesson id -> the learner's view at each step
 
-function fmt(key, fields) {
-  return t(key).replace(/\{(\w+)\}/g, (_, k) => String(fields[k]));
-}
-
 // The steps worth a picture: those that cite rules (else the lesson's first).
 function pictured(lesson) {
   const steps = lesson.steps.map((s, i) => [s, i]).filter(([s]) => s.rules.length);
