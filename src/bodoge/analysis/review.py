@@ -157,6 +157,7 @@ def review_decision(unit: dict[str, Any]) -> dict[str, Any]:
     texts = {a["id"]: a for a in view["legal_actions"]}
     best = values.best()
     loss, loss_low, loss_high = values.loss_interval(best, chosen)
+    win_low, win_high = values.interval(best)
     if len(values.options) == 1:
         cls = "forced"
     elif values.even():
@@ -201,8 +202,8 @@ def review_decision(unit: dict[str, Any]) -> dict[str, Any]:
         "held_out_loss": _r(values.held_out_loss(chosen)),
         "class": cls,
         "win_chance": _r(values.mean(best)),
-        "win_low": _r(values.interval(best)[0]),
-        "win_high": _r(values.interval(best)[1]),
+        "win_low": _r(win_low),
+        "win_high": _r(win_high),
         "bot": bot,
         "deals": values.deals,
         "playouts": values.playouts,
@@ -332,7 +333,8 @@ def plan_review(
     game, final = finished_game(record)
     wanted = check_seats(seats, game.num_players)
     rollout_policy(game, rollout)  # BadOption now, not in a worker
-    leaf_network(game, leaf)
+    leaf_network(game, leaf)  # BadOption now (an unknown leaf, or no network for this count)
+    leaf = leaf_name(game, leaf)  # auto resolved once: every unit and the head say what was used
     if budget is None:
         budget = default_budget(game, rollout)
     if not isinstance(deal, str) or deal not in tuple(Deal):
@@ -352,7 +354,7 @@ def plan_review(
                     "seed": seed,
                     "rollout": rollout,
                     "deal": deal,
-                    "leaf": leaf_name(game, leaf),
+                    "leaf": leaf,
                 }
             )
     head = {
@@ -370,7 +372,7 @@ def plan_review(
             **budget.to_json(),
             "rollout": rollout_name(game, rollout),
             "deal": str(deal),
-            "leaf": leaf_name(game, leaf),
+            "leaf": leaf,
             "thresholds": {"inaccuracy": INACCURACY, "mistake": MISTAKE, "blunder": BLUNDER},
         },
     }
