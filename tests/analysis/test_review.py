@@ -310,7 +310,7 @@ def test_the_network_values_the_options_where_a_model_is_shipped() -> None:
     assert leaf_name(game, "auto") == "nn"
     assert leaf_name(bodoge.make("hangover", 4), "auto") == "rollout"
     assert leaf_name(bodoge.make("troika", 2), "auto") == "rollout"  # no network for 2 players
-    with pytest.raises(BadOption, match="no model is shipped"):
+    with pytest.raises(BadOption, match="'leaf': 'nn': no model is shipped for troika with 2 players"):
         option_values(
             bodoge.make("troika", 2),
             bodoge.make("troika", 2).new_state(seed=1).view(0),

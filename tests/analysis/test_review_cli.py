@@ -64,6 +64,14 @@ def test_review_refuses_bad_input_in_one_line(tmp_path: Path) -> None:
         (str(path), "--seats", "x"): "--seats",
         (str(path), "--iterations", "0"): "--iterations",
         (str(path), "--backend", "spark"): "--backend",
+        (str(path), "--leaf", "oracle", "--out", str(tmp_path / "o")): "--leaf",
+        (
+            str(path),
+            "--leaf",
+            "nn",
+            "--out",
+            str(tmp_path / "o"),
+        ): "no model is shipped for tottarot with 2 players",
         (str(record_file(unfinished, finished=False)),): "not finished",
     }
     not_json = tmp_path / "notes.json"
@@ -73,3 +81,4 @@ def test_review_refuses_bad_input_in_one_line(tmp_path: Path) -> None:
         result = runner.invoke(app, ["review", *args, "--no-progress"])
         assert result.exit_code == 2, (args, result.output)
         assert said in result.output and "Traceback" not in result.output, (args, result.output)
+    assert not (tmp_path / "o").exists()  # refused before any folder was made

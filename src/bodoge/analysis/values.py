@@ -353,7 +353,12 @@ def leaf_network(game: Game, leaf: str) -> Any:
         return None
     from bodoge.agents.nn import model_for  # numpy: only where a network is used
 
-    return model_for(game)
+    try:
+        return model_for(game)
+    except BadOption as exc:  # said of the leaf asked for, not of an agent nobody named
+        raise BadOption(
+            "leaf", leaf, "auto or rollout, or nn where a network is shipped", exc.reason
+        ) from None
 
 
 def play_each(
