@@ -88,7 +88,12 @@ def test_the_report_of_known_records() -> None:
     assert sb["wins"] == [4.0, 4.0] and sb["design_effect"] == pytest.approx(4 / 3)
     assert "χ² = 0.00 on 1 df (Pearson's 0.00 over the design effect 1.33), p = 1.000" in text
     assert "(F test on 1 and 3 df, for the design effect is estimated from 4 deals)" in text
-    assert "over 8 games with a winner: no evidence" in text
+    # non-significance said as what the run could have missed (#54): (z(98.75%) + z(80%)) standard
+    # errors of a seat's share, √(4/3 · 1/4 / 8) = 0.204: (2.241 + 0.842) · 0.204 = 0.629
+    assert (
+        "over 8 games with a winner: these games cannot tell the seats apart; a seat 62.9% above or "
+        "below the fair share could have been missed (80% power)"
+    ) in text
     # t(3) at 98.75%: 0.5 ± 4.1765 · √(1/6) / 2 = ± 0.853, cut to [0, 1], what a share can be (#54)
     assert "| P0 | 0.500 ± 0.500 |" in text
     assert "at 97.5% each" in text

@@ -34,6 +34,7 @@ from __future__ import annotations
 import itertools
 import math
 from collections.abc import Hashable, Sequence
+from statistics import NormalDist
 from typing import Any
 
 from bodoge.arena.stats import (
@@ -92,7 +93,8 @@ def seat_balance(records: list[Record], players: int) -> dict[str, Any]:
 
     Returns games (with a winner), deals (with such games), wins (per seat), expected (per seat),
     chi2 (Pearson's), design_effect, statistic (chi2 / design_effect), df, df2 (of F: (df)(deals − 1)),
-    p (NaN when untestable, with `why`),
+    p (NaN when untestable, with `why`), detectable (the smallest gap between a seat's share and the
+    fair share that the run finds 4 times in 5: what "no evidence" could have missed),
     confidence (of the seat intervals) and seats: [{seat, share: Estimate, verdict}]."""
     n = players
     decided = [r for r in records if sum(r["arena"]["returns"]) > 0]
@@ -119,6 +121,7 @@ def seat_balance(records: list[Record], players: int) -> dict[str, Any]:
         "design_effect": math.nan,
         "statistic": math.nan,
         "p": math.nan,
+        "detectable": math.nan,
         "why": "",
     }
     deals = len({r["arena"]["deal"] for r in decided})
@@ -140,10 +143,26 @@ def seat_balance(records: list[Record], players: int) -> dict[str, Any]:
     else:  # every deal split its wins the same way: no spread, the split is certain
         out["statistic"] = math.inf if chi2 > 1e-9 else 0.0
         out["p"] = 0.0 if chi2 > 1e-9 else 1.0
+    out["detectable"] = detectable_gap(fair, total, effect, confidence)
     if out["p"] < ALPHA:  # the marks only where the test says the seats differ (see the docstring)
         for seat in seats:
             seat["verdict"] = verdict(seat["share"], fair)
     return out
+
+
+#: z of 80% power: a run finds an effect of (z_test + POWER_Z) standard errors 4 times in 5.
+POWER_Z = NormalDist().inv_cdf(0.8)
+
+
+def detectable_gap(fair: float, games: int, design_effect: float, confidence: float) -> float:
+    """The smallest gap between one seat's share and `fair` that a two-sided test at `confidence`
+    finds with 80% power over `games` games with a winner, the deal-to-deal spread counted (the
+    design effect): (z + 0.84) standard errors of a seat's share. Non-significance means only that
+    no gap this large was there to be seen."""
+    if games < 1 or not design_effect > 0:
+        return math.nan
+    z = NormalDist().inv_cdf(0.5 + confidence / 2)
+    return (z + POWER_Z) * math.sqrt(design_effect * fair * (1 - fair) / games)
 
 
 def _design_effect(decided: list[Record], n: int, total: int) -> float:

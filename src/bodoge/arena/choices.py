@@ -3,7 +3,9 @@
 
 An action's **option** is its kind in the game's own words: the longest run of its text's leading
 words that is an action word of the game (`bodoge.agents.counterfactual.action_label`: `declare`,
-`pass`, `flip`, `steal none`, `return hand`). A decision's **kind** is the set of options it offers,
+`pass`, `flip`, `steal none`, `return hand`), where a game's `text` module may fold words that name
+which card rather than what to do into their move (`WHICH_CARD`: Tokkuri's `place dummy` is a
+`place`). A decision's **kind** is the set of options it offers,
 written `declare/pass`: a decision between options of different kinds is a real choice of what to
 do, while one whose actions are all of one option (`play R5` or `play B2`) is a choice of which card,
 which no option count can judge. Forced decisions (one legal action) count in neither.
@@ -59,6 +61,10 @@ class ChoiceTally:
 
     def __init__(self, game: Game) -> None:
         self.words = vocabulary(game)
+        module = game.part("text")
+        self.which_card: dict[str, str] = (
+            dict(getattr(module, "WHICH_CARD", {})) if module is not None else {}
+        )
         self.kinds: dict[str, dict[str, list[int]]] = {}
         self._labels: dict[str, str] = {}
         self._key = _game_key(game)
@@ -67,7 +73,8 @@ class ChoiceTally:
     def label(self, text: str) -> str:
         found = self._labels.get(text)
         if found is None:
-            found = self._labels[text] = action_label(text, self.words)
+            label = action_label(text, self.words)
+            found = self._labels[text] = self.which_card.get(label, label)
         return found
 
     def _labels_of(self, state: State, legal: list[int], action: int) -> list[str]:

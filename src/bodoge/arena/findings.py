@@ -183,6 +183,59 @@ def end_words(game: str, reason: str, lang: str) -> str:
     return reason if "{" in words else words  # words that need the game's numbers: the key says it
 
 
+def rests_on(ctx: Context, subjects: list[str]) -> dict[str, Any]:
+    """What a finding about `subjects` rests on (issue #54): the agents that played and what each
+    assumes of the others (`bodoge.agents.assumptions`), and the spec decisions behind the subjects
+    (the game's `assumptions` module: `choice:<option>`, `end:<reason>`, `seats`, `ties`, `winner`),
+    each with its words. A result of these bots is a result about the game only as far as both hold."""
+    from bodoge.agents.assumptions import assumes
+    from bodoge.arena.runner import make_game
+
+    game = make_game(ctx.game, ctx.players, ctx.options)
+    agents = [{"agent": spec, "assumes": assumes(spec, game)} for spec in dict.fromkeys(ctx.agents)]
+    module = game.part("assumptions")
+    table: dict[str, tuple[str, ...]] = getattr(module, "SUBJECTS", {}) if module is not None else {}
+    words: dict[str, str] = getattr(module, "RULINGS", {}) if module is not None else {}
+    ids = dict.fromkeys(i for subject in subjects for i in table.get(subject, ()))
+    return {"agents": agents, "rulings": [{"id": i, "text": words[i]} for i in ids if i in words]}
+
+
+def said_rests_on(finding: Finding, rests: dict[str, Any], game: str) -> None:
+    """Adds `rests_on` to a finding and says it at the end of its text (in place; `add_cost` keeps
+    it last)."""
+    finding["rests_on"] = rests
+    who_en = "; ".join(f"`{a['agent']}` {a['assumes']['en']}" for a in rests["agents"])
+    who_ja = "。".join(f"`{a['agent']}` は{a['assumes']['ja']}" for a in rests["agents"])
+    text_en = f" It rests on these agents: {who_en}."
+    text_ja = f"この結果はこのボットたちに基づきます：{who_ja}。"
+    if rests["rulings"]:
+        rules = "; ".join(f"{r['id']} \u201c{r['text'].rstrip('.')}\u201d" for r in rests["rulings"])
+        text_en += f" And on the spec's decisions (docs/rules/{game}.md): {rules}."
+        text_ja += f"また仕様の裁定（docs/rules/{game}.md）に基づきます：{rules}。"
+    finding["rests_text"] = {"en": text_en, "ja": text_ja}
+    finding["text"]["en"] += text_en
+    finding["text"]["ja"] += text_ja
+
+
+def free_agent(spec: str) -> str:
+    """The agent of `spec` choosing freely: without the counterfactual `prefer=`/`avoid=`/`at=`."""
+    from bodoge.agents.counterfactual import PARAMETERS
+
+    name, _colon, rest = spec.partition(":")
+    kept = [p for p in rest.split(",") if p.strip() and p.partition("=")[0].strip() not in PARAMETERS]
+    return f"{name}:{','.join(kept)}" if kept else name
+
+
+def profiles_command(ctx: Context, option: str) -> str:
+    """The `bodoge profiles` command that plays every profile of always/never `option` (seats fixed):
+    whether players who choose freely would settle where these bots do."""
+    agent = free_agent(ctx.agents[0])
+    return (
+        f"bodoge profiles {ctx.game} --players {ctx.players} --choice {shlex.quote(option)} --agent {agent} "
+        f"--games {min(max(ctx.games // 2, 100), 400)} --seed {ctx.seed} --out {ctx.out}/profiles-{ctx.game}"
+    )
+
+
 def dominant_choice(variant: dict[str, Any], ctx: Context) -> list[Finding]:
     """At one kind of decision the agents almost always choose one option."""
     found = []
@@ -201,27 +254,44 @@ def dominant_choice(variant: dict[str, Any], ctx: Context) -> list[Finding]:
             if elsewhere:  # only there: the option is also offered at other kinds of decision
                 avoid = f"{avoid},at={kind}"
             agents = [avoid, *ctx.agents[1:]]
-            found.append(
-                {
-                    "kind": "dominant_choice",
-                    "importance": 0.4 + 0.4 * coverage,
-                    "text": {
-                        "en": f"At {kind} decisions the agents chose {option} {_interval(share)} of the "
-                        f"time ({k['decisions']} decisions in {_pct(coverage)} of the games): "
-                        f"{' or '.join(others)} is hardly ever played. The experiment seats an agent that "
-                        f"avoids {option} there and measures what that costs in win share.",
-                        "ja": f"{kind} の判断で、ボットは {_interval(share)} の割合で {option} を選びました"
-                        f"（{_pct(coverage)} のゲームで計 {k['decisions']} 回）。{'・'.join(others)} は"
-                        f"ほとんど選ばれません。実験では、そこで {option} を避けるエージェントを1席に置き、"
-                        "勝率がどれだけ変わるかを測ります。",
-                    },
-                    "evidence": {"share": share, "decisions": k["decisions"], "games_with_it": k["games"]},
-                    "experiment": ctx.sim(agents),
-                    "option": option,
-                    "decision": kind,
-                    "agent": avoid,
-                }
+            where_en = (
+                f"avoids {option} at these decisions only (it still chooses {option} where other decisions "
+                "offer it)"
+                if elsewhere
+                else f"never chooses {option} where another move is legal"
             )
+            where_ja = (
+                f"この種類の判断でだけ {option} を避ける（ほかの判断では {option} を選ぶ）"
+                if elsewhere
+                else f"ほかに合法手があるときは {option} を選ばない"
+            )
+            finding = {
+                "kind": "dominant_choice",
+                "importance": 0.4 + 0.4 * coverage,
+                "text": {
+                    "en": f"At {kind} decisions these bots chose {option} {_interval(share)} of the time "
+                    f"({k['decisions']} decisions in {_pct(coverage)} of the games): they hardly ever "
+                    f"choose {' or '.join(others)}. That is what these bots do, not yet what the game asks "
+                    f"of players: the profile analysis (`{profiles_command(ctx, option)}`) plays every "
+                    f"assignment of always/never {option} to the seats to see which are stable. The "
+                    f"experiment seats an agent that {where_en} and measures what that costs in win share.",
+                    "ja": f"{kind} の判断で、このボットたちは {_interval(share)} の割合で {option} を選びました"
+                    f"（{_pct(coverage)} のゲームで計 {k['decisions']} 回）。{'・'.join(others)} はほとんど"
+                    f"選びません。これはこのボットたちの打ち方で、ゲームがプレイヤーに求めることとはまだ"
+                    f"言えません。プロファイル分析（`{profiles_command(ctx, option)}`）は、各席に「必ず "
+                    f"{option}」「決して {option} しない」を割り当てた全ての組み合わせを対戦させ、どれが"
+                    f"安定かを調べます。実験では、{where_ja}エージェントを1席に置き、勝率がどれだけ変わるか"
+                    "を測ります。",
+                },
+                "evidence": {"share": share, "decisions": k["decisions"], "games_with_it": k["games"]},
+                "experiment": ctx.sim(agents),
+                "profiles": profiles_command(ctx, option),
+                "option": option,
+                "decision": kind,
+                "agent": avoid,
+            }
+            finding["subjects"] = [f"choice:{o}" for o in kind.split("/")]
+            found.append(finding)
     return found
 
 
@@ -239,6 +309,7 @@ def degenerate_end(variant: dict[str, Any], ctx: Context) -> list[Finding]:
     dominant = [f for f in dominant_choice(variant, ctx)]
     if dominant:
         top = max(dominant, key=lambda f: f["importance"])
+        top_subjects = top["subjects"]
         experiment = ctx.sim([with_param(a, "avoid", top["option"]) for a in ctx.agents])
         how = (
             f"The experiment has every seat avoid {top['option']} (the dominant choice): do games then "
@@ -265,6 +336,7 @@ def degenerate_end(variant: dict[str, Any], ctx: Context) -> list[Finding]:
             },
             "evidence": {"exceptional_end": exceptional, **{f"end {r}": e for r, e in ends.items()}},
             "experiment": experiment,
+            "subjects": [f"end:{common}", *(top_subjects if dominant else [])],
         }
     ]
 
@@ -325,6 +397,7 @@ def seat_imbalance(variant: dict[str, Any], ctx: Context) -> list[Finding]:
                 "オプションの値を探します。",
             },
             "evidence": {f"share of wins of P{worst['seat']}": share, "fair": fair, "p": sb["p"]},
+            "subjects": ["seats"],
             "experiment": ctx.tune(space, "balance") if space else ctx.sim(ctx.agents, ctx.games * 4),
         }
     ]
@@ -376,6 +449,7 @@ def no_winner(variant: dict[str, Any], ctx: Context) -> list[Finding]:
                 "出るオプションの値を探します。",
             },
             "evidence": {"no_winner": share},
+            "subjects": ["winner"],
             "experiment": ctx.tune(space, "no_winner=0..0.02") if space else ctx.sim(["random"]),
         }
     ]
@@ -398,6 +472,7 @@ def ties(variant: dict[str, Any], ctx: Context) -> list[Finding]:
                 "同点の少ないオプションの値を探します。",
             },
             "evidence": {"tie": share},
+            "subjects": ["ties"],
             "experiment": ctx.tune(space, "tie=0..0.05") if space else ctx.sim(ctx.agents),
         }
     ]
@@ -456,6 +531,8 @@ KINDS: dict[str, Callable[[dict[str, Any], Context], list[Finding]]] = {
 def detect(variant: dict[str, Any], ctx: Context) -> list[Finding]:
     """Every finding the variant's summary supports, most important first (at most MOST)."""
     found = [f for check in KINDS.values() for f in check(variant, ctx)]
+    for f in found:
+        said_rests_on(f, rests_on(ctx, f.pop("subjects", [])), ctx.game)
     found.sort(key=lambda f: -f["importance"])
     for f in found:
         f["importance"] = round(f["importance"], 3)
@@ -542,8 +619,12 @@ def add_cost(finding: Finding, cost: Estimate, share: Estimate) -> None:
             f"同じ相手で比較）で、この対局数では差があるとも無いとも言えません。およそ {missed:.3f} "
             "より小さい差は見逃している可能性があります（対局を増やすと狭まります）。"
         )
-    finding["text"]["en"] += " " + verdict_en
-    finding["text"]["ja"] += verdict_ja
+    rests = finding.get("rests_text", {"en": "", "ja": ""})
+    for lang, verdict in (("en", " " + verdict_en), ("ja", verdict_ja)):
+        text = finding["text"][lang]
+        if rests[lang] and text.endswith(rests[lang]):
+            text = text[: len(text) - len(rests[lang])]
+        finding["text"][lang] = text + verdict + rests[lang]
     if clear:
         finding["importance"] = round(min(1.0, finding["importance"] + 0.2), 3)
 

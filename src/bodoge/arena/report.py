@@ -99,11 +99,15 @@ def seat_test_text(variant: dict[str, Any]) -> str:
     head = f"Seat-balance test (1/{n} of the wins each; shares of wins marked ▲/▼ at {sb['confidence']:.1%} each): "
     if math.isnan(sb["p"]):
         return head + f"not possible: {sb['why']}."
-    meaning = (
-        "the seats' shares differ from the fair share"
-        if sb["p"] < 0.05
-        else "no evidence that the seats' shares differ from the fair share"
-    )
+    if sb["p"] < 0.05:
+        meaning = "the seats' shares differ from the fair share"
+    else:  # non-significance is what the run could not see, never "fair"
+        missed = sb.get("detectable", math.nan)
+        meaning = "these games cannot tell the seats apart" + (
+            f"; a seat {missed:.1%} above or below the fair share could have been missed (80% power)"
+            if not math.isnan(missed)
+            else ""
+        )
     return head + (
         f"χ² = {sb['statistic']:.2f} on {sb['df']} df (Pearson's {sb['chi2']:.2f} over the design "
         f"effect {sb['design_effect']:.2f}), p = {_p_text(sb['p'])} (F test on {sb['df']} and "

@@ -139,6 +139,12 @@ class SimConfig:
             return index // r, index % r
         return index, index % r
 
+    @property
+    def deal_seeds(self) -> range:
+        """The seeds of the deals this run plays (deal d is `new_state(seed + d)`)."""
+        last = max(self.deal_of(i)[0] for i in (0, self.games - 1))
+        return range(self.seed, self.seed + last + 1)
+
     def lineup(self, rotation: int) -> list[str]:
         n = self.players
         return [self.agents[(s - rotation) % n] for s in range(n)]
@@ -450,6 +456,46 @@ def load_records(path: Path, repair: bool = False) -> list[dict[str, Any]]:
         with path.open("r+b") as f:
             f.truncate(good_bytes)
     return records
+
+
+#: Folders beside a run's that `seed_overlaps` reads at most (each a run.json: bounded work).
+MAX_NEIGHBOURS = 200
+
+
+def seed_overlaps(config: SimConfig, out: Path) -> list[str]:
+    """Warnings, one per earlier `bodoge sim` run in a folder beside `out`, of the same game and player
+    count, whose deals partly overlap this run's under another seed (`--seed 7` replays deals 7… of a
+    `--seed 1` run): such runs are neither independent samples nor a paired comparison (the same
+    seed pairs them deal by deal; a seed past the other's last deal makes them independent)."""
+    mine = config.deal_seeds
+    found: list[str] = []
+    try:
+        neighbours = sorted(
+            p for p in out.resolve().parent.iterdir() if p.is_dir() and p.resolve() != out.resolve()
+        )
+    except OSError:
+        return []
+    for folder in neighbours[:MAX_NEIGHBOURS]:
+        if not (folder / "run.json").is_file():
+            continue
+        try:
+            other = _read_run(folder)
+        except BodogeError:
+            continue
+        if other.game != config.game or other.players != config.players or other.seed == config.seed:
+            continue
+        theirs = other.deal_seeds
+        low, high = max(mine.start, theirs.start), min(mine.stop, theirs.stop) - 1
+        if low > high:
+            continue
+        fresh = max(mine.stop, theirs.stop)
+        found.append(
+            f"this run's deals {mine.start}–{mine.stop - 1} share deals {low}–{high} with the run in "
+            f"{folder.name} (--seed {other.seed}, deals {theirs.start}–{theirs.stop - 1}): the two are "
+            f"neither independent samples nor a paired comparison; --seed {other.seed} pairs them deal "
+            f"by deal, --seed {fresh} or above makes them independent"
+        )
+    return found
 
 
 def _read_run(out: Path) -> SimConfig:

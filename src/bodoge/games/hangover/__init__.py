@@ -1,4 +1,4 @@
-"""Hangover (draft 2): a trick-taking game about drinking just enough (shared/rules/hangover.md).
+"""Hangover (draft 2): a trick-taking game about drinking just enough (docs/rules/hangover.md).
 
 The package has the shape of docs/adding-a-game.md. `trick_winner` and `drunk_vp` are the rules'
 own functions (the engine plays with them).

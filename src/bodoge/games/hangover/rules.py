@@ -1,4 +1,4 @@
-"""Hangover (draft 2): the rules of shared/rules/hangover.md bound to the game (`Hangover`) and its
+"""Hangover (draft 2): the rules of docs/rules/hangover.md bound to the game (`Hangover`) and its
 state as the rules play it (`HangoverPlay`), the classes of `state.py`.
 
 The sections of the spec are the modules beside this one: `options` (§2), `setup` (§3), `play` (§4:

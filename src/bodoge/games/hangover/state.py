@@ -1,5 +1,5 @@
 """What a game of Hangover (draft 2) holds: the game's parameters (`HangoverGame`) and the state
-(`HangoverState`), with its phases and the players' statuses (spec shared/rules/hangover.md).
+(`HangoverState`), with its phases and the players' statuses (spec docs/rules/hangover.md).
 
 Drink cards are indices into `cards.DRINK_CODES`; a snack card is the index of its code in
 `HangoverGame.snack_codes`. The rules are the modules that import this one (`setup`, `play`,

@@ -1,6 +1,6 @@
 """Tokkuri (トックリ), Takashi Saito, 2024: drink the sake, collect the empty bottles.
 
-Spec: shared/rules/tokkuri.md; the package has the shape of docs/adding-a-game.md. `settle` is the
+Spec: docs/rules/tokkuri.md; the package has the shape of docs/adding-a-game.md. `settle` is the
 round settlement (TK-6.2).
 """
 

@@ -1,4 +1,4 @@
-"""Tokkuri (トックリ): the rules (spec shared/rules/tokkuri.md, rule ids TK-…) bound to the game
+"""Tokkuri (トックリ): the rules (spec docs/rules/tokkuri.md, rule ids TK-…) bound to the game
 (`Tokkuri`) and its state as the rules play it (`TokkuriPlay`), the classes of `state.py`.
 
 The sections of the spec are the modules beside this one: `options` (§2), `setup` (§3), `play` (§4

@@ -1,5 +1,5 @@
 """What a game of Tokkuri holds: the game's parameters (`TokkuriGame`) and the state (`TokkuriState`),
-with the decisions (phases) a state can be at (spec shared/rules/tokkuri.md, rule ids TK-…).
+with the decisions (phases) a state can be at (spec docs/rules/tokkuri.md, rule ids TK-…).
 
 Cards are ints: the index of their type in option `deck` (the `TokkuriGame.codes` list). A hand is a
 list of type indices; the draw deck (`stock`) is a list with its top card at the end. A tokkuri on

@@ -13,6 +13,16 @@ from bodoge.games.tokkuri.state import PHASES, TokkuriGame, TokkuriState
 
 TEXTS = Texts(__package__ or "bodoge.games.tokkuri")
 
+#: Action words that name which card rather than what to do: placing the dummy is a `place`, giving
+#: the trouble card a `give`. The arena counts a decision among them as a choice of card, not of a
+#: kind of move (`bodoge.arena.choices`): "the bots place the dummy" says which card, not a strategy.
+WHICH_CARD = {
+    "place dummy": "place",
+    "place trouble": "place",
+    "give dummy": "give",
+    "give trouble": "give",
+}
+
 
 def card_name(code: str, lang: str) -> str:
     """A card as a player reads it: its own name where the language has one ("dummy" ->

@@ -1,6 +1,6 @@
 """Tottarot (トッタロット): fate cards, hidden will bids, and stealing a better fate.
 
-Binding spec: shared/rules/tottarot.md. The package has the shape of docs/adding-a-game.md.
+Binding spec: docs/rules/tottarot.md. The package has the shape of docs/adding-a-game.md.
 """
 
 from bodoge.games.tottarot.cards import DEFAULT_DECK, CardType, convert_deck, deck_to_json

@@ -1,4 +1,4 @@
-"""Tottarot (トッタロット): the rules of shared/rules/tottarot.md bound to the game (`Tottarot`)
+"""Tottarot (トッタロット): the rules of docs/rules/tottarot.md bound to the game (`Tottarot`)
 and its state as the rules play it (`TottarotPlay`), the classes of `state.py`.
 
 The sections of the spec are the modules beside this one: `options` (§2), `setup` (§3), `play` (§4

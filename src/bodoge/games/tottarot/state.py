@@ -1,5 +1,5 @@
 """What a game of Tottarot holds: the game's parameters (`TottarotGame`) and the state
-(`TottarotState`), with the decisions (phases) a state can be at (spec shared/rules/tottarot.md).
+(`TottarotState`), with the decisions (phases) a state can be at (spec docs/rules/tottarot.md).
 
 Cards are *type indices* (0 … K−1 in the order of the `deck` option); copies of a type cannot be told
 apart (TT-1.4). Places (TT-1.5): `pile` (the draw deck, top card last so `pop()` draws it),

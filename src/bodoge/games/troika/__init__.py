@@ -1,4 +1,4 @@
-"""Troika (トロイカ): Oink Games' tile set-collection game, by its rules in shared/rules/troika.md.
+"""Troika (トロイカ): Oink Games' tile set-collection game, by its rules in docs/rules/troika.md.
 
 The package has the shape of docs/adding-a-game.md.
 """
