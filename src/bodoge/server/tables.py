@@ -1,7 +1,8 @@
 """The tables this process has loaded (TableManager): it makes new ones, rebuilds the others from
 the log when they are asked for or when the server starts, abandons the idle ones, and beside other
 processes (cluster.py) routes their messages to the table each is about. One table in play is a
-TableRuntime (table/runtime.py).
+TableRuntime (table/runtime.py), which sees its manager only as `table.ports.Manager` (the
+one interface where the two meet: this module imports the runtime, never the other way).
 """
 
 from __future__ import annotations

@@ -14,7 +14,7 @@ from bodoge.server.table.connection import ActionError
 from bodoge.server.table.views import off_loop_if_long
 
 if TYPE_CHECKING:
-    from bodoge.server.table.runtime import TableRuntime
+    from bodoge.server.table.ports import Played
 
 log = logging.getLogger("bodoge.server")
 
@@ -25,7 +25,7 @@ MAX_BOT_PAUSE = 30.0  # seconds: the longest pause between a failed bot move and
 class TableBots:
     """The bots at one table, played by one task at a time (the owner's: a replica's never play)."""
 
-    def __init__(self, table: TableRuntime) -> None:
+    def __init__(self, table: Played) -> None:
         self.table = table
         self.task: asyncio.Task[None] | None = None
 

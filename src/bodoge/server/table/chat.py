@@ -13,7 +13,7 @@ from bodoge.server.storage import ChatLine
 from bodoge.server.table.connection import ActionError, dumps
 
 if TYPE_CHECKING:
-    from bodoge.server.table.runtime import TableRuntime
+    from bodoge.server.table.ports import Table
 
 log = logging.getLogger("bodoge.server")
 
@@ -25,7 +25,7 @@ class Chat(Sequence[ChatLine]):
     """The chat of one table: its lines in order (`chat[-CHAT_SHOWN:]` are the latest), and saying
     one more."""
 
-    def __init__(self, table: TableRuntime, lines: Iterable[ChatLine] = ()) -> None:
+    def __init__(self, table: Table, lines: Iterable[ChatLine] = ()) -> None:
         self.table = table
         self.lines = list(lines)
         self._lock = asyncio.Lock()

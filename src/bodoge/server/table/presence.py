@@ -28,7 +28,7 @@ from typing import TYPE_CHECKING, Any
 from bodoge.server.cluster import HERE_EXPIRES
 
 if TYPE_CHECKING:
-    from bodoge.server.table.runtime import TableRuntime
+    from bodoge.server.table.ports import Attended
 
 log = logging.getLogger("bodoge.server")
 
@@ -44,7 +44,7 @@ class Presence:
     table when someone came or went (`people_changed`); the owner's table makes its clock and bots
     follow."""
 
-    def __init__(self, table: TableRuntime) -> None:
+    def __init__(self, table: Attended) -> None:
         self.table = table
         self.away: set[int] = set()
         self._grace: dict[int, asyncio.TimerHandle] = {}  # seats gone, until the grace period ends

@@ -10,13 +10,13 @@ from typing import TYPE_CHECKING
 from bodoge.server.table.connection import Connection, dumps
 
 if TYPE_CHECKING:
-    from bodoge.server.table.runtime import TableRuntime
+    from bodoge.server.table.ports import Announcing
 
 
 class Rematch:
     """The rematch of one table, and the offers of it to the table's people."""
 
-    def __init__(self, table: TableRuntime) -> None:
+    def __init__(self, table: Announcing) -> None:
         self.table = table
         self._lock = asyncio.Lock()
 

@@ -15,6 +15,9 @@ Each of those is a part of its own beside this module, one concern each (DESIGN.
 chat.py, rematch.py and bots.py (the table's bots and stand-ins). The runtime composes them: it takes
 the actions and sends them, keeps the connections and the seats' names, makes the parts follow when
 people come and go, and beside other processes forwards a replica's requests to the table's owner.
+It hands each part itself, which the part sees through a narrow protocol (ports.py), and sees its
+manager (tables.py) through one too (`ports.Manager`): no part imports the runtime, nor the runtime
+the manager.
 """
 
 from __future__ import annotations
@@ -41,7 +44,7 @@ from bodoge.server.table.rematch import Rematch
 from bodoge.server.table.views import Views
 
 if TYPE_CHECKING:
-    from bodoge.server.tables import TableManager
+    from bodoge.server.table.ports import Manager
 
 log = logging.getLogger("bodoge.server")
 
@@ -53,7 +56,7 @@ class TableRuntime:
     that forwards its people's requests to the owner (`owned`)."""
 
     def __init__(
-        self, manager: TableManager, row: TableRow, game: Game, state: State, creator: str = ""
+        self, manager: Manager[TableRuntime], row: TableRow, game: Game, state: State, creator: str = ""
     ) -> None:
         self.manager = manager
         self.creator = creator  # the client address that made it ("" if made before a restart)
