@@ -11,6 +11,11 @@ machines), so a run resumes after Ctrl-C and several processes can work on it.
 
 A trial plays its games in two halves: after the first, a constraint already broken beyond its
 interval ends the trial (pruned), so hopeless variants cost half.
+
+The result is judged as a designer would read it: goals and options that did not vary are warned
+about (`judge_warnings`), Pareto members whose intervals overlap the recommended trial's on every goal
+are named (`indistinguishable`), ties and the use of the game's parts stand beside the goals
+(`beside`), and `recheck` plays the recommendation again with free agents at every player count.
 """
 
 from __future__ import annotations
@@ -273,6 +278,208 @@ def constrained(constraint: Constraint, summary: dict[str, Any]) -> Estimate:
     return _metric(constraint.name)(summary)
 
 
+# -- beside the goals: ties and how the game's parts are used ---------------------------------------------
+
+#: The prefix, among a trial's values, of the numbers shown beside the goals (see `measure_trial`).
+BESIDE = "beside "
+#: Beside the goals, at most: the game's own numbers (its `metrics` part, e.g. Hangover's hung_over)
+#: and kinds of decision (the share of their first option, e.g. Hangover's flip at flip/stop).
+BESIDE_NUMBERS = 3
+BESIDE_CHOICES = 2
+
+#: Words for the numbers shown beside the goals: name -> (en, ja). Others are shown by their name.
+WORDS: dict[str, tuple[str, str]] = {
+    "tie": ("ties", "同点勝利"),
+    "no_winner": ("no winner", "勝者なし"),
+    "hung_over": ("hung over", "ハングオーバー"),
+    "non_drinkers": ("non-drinkers", "下戸宣言"),
+    "tricks": ("tricks", "トリック数"),
+    "rounds": ("rounds", "ラウンド数"),
+}
+
+#: Their meanings as shares of games, where `arena.metrics.definitions` words one game's 0 or 1.
+DEFINITIONS_EN: dict[str, str] = {
+    "tie": "the share of games won by several players together (a shared win)",
+    "no_winner": "the share of games that ended with no winner",
+}
+
+#: Their meanings in Japanese (the English ones are `arena.metrics.definitions`).
+DEFINITIONS_JA: dict[str, str] = {
+    "tie": "勝者が複数になった（勝ちを分け合った）ゲームの割合",
+    "no_winner": "勝者がいないまま終わったゲームの割合",
+    "hung_over": "ハングオーバーしたプレイヤーの割合（HO-5.4：自分のトリックが多すぎて勝てなくなる）",
+    "non_drinkers": "下戸宣言をしたプレイヤーの割合（HO-4.2）",
+    "tricks": "ゲームが終わるまでに行われたトリックの数（HO-4.8）",
+    "rounds": "遊んだラウンドの数",
+}
+
+CHOICE = "choice "
+
+
+def _own_numbers(game: str) -> list[str]:
+    """The numbers the game's `metrics` part adds to every game's (in the order it defines them)."""
+    try:
+        part = game_class(game).part("metrics")
+    except BadOption:
+        return []
+    return list(getattr(part, "DEFINITIONS", {})) if part is not None else []
+
+
+def beside(game: str, summary: dict[str, Any]) -> dict[str, Estimate]:
+    """The numbers a trial shows beside its goals: the share of tied games (`tie`), the game's own
+    numbers (at most BESIDE_NUMBERS) and, for its kinds of decision (at most BESIDE_CHOICES, by name),
+    how often the first option was chosen (`choice flip/stop: flip`): how the game's parts are used."""
+    metrics = summary.get("metrics", {})
+    out: dict[str, Estimate] = {}
+    if "tie" in metrics:
+        out["tie"] = metrics["tie"]
+    for name in [n for n in _own_numbers(game) if n in metrics][:BESIDE_NUMBERS]:
+        out[name] = metrics[name]
+    kinds = summary.get("choices", {})
+    for kind in sorted(kinds)[:BESIDE_CHOICES]:
+        option = kind.split("/")[0]
+        if option in kinds[kind].get("options", {}):
+            out[f"{CHOICE}{kind}: {option}"] = kinds[kind]["options"][option]["share"]
+    return out
+
+
+def describe(game: str, name: str) -> dict[str, Any]:
+    """A number shown beside the goals, in words: {name, words: {en, ja}, definition: {en, ja}, share}."""
+    from bodoge.arena.metrics import definitions
+
+    if name.startswith(CHOICE):
+        kind, _, option = name[len(CHOICE) :].partition(": ")
+        return {
+            "name": name,
+            "words": {"en": f"{option} (at {kind})", "ja": f"{kind} で {option}"},
+            "definition": {
+                "en": f"the share of {kind} decisions at which the player chose {option}",
+                "ja": f"{kind} の判断で {option} を選んだ割合",
+            },
+            "share": True,
+        }
+    en = DEFINITIONS_EN.get(name) or definitions(game).get(name, name)
+    words = WORDS.get(name, (name.replace("_", " "), name))
+    return {
+        "name": name,
+        "words": {"en": words[0], "ja": words[1]},
+        "definition": {"en": en, "ja": DEFINITIONS_JA.get(name, en)},
+        "share": en.startswith(("the share", "1 if")),
+    }
+
+
+# -- judging the trials: goals that did not vary, trials that cannot be told apart -----------------------
+
+
+def _flat(options: dict[str, Any]) -> dict[str, Any]:
+    """Options with map entries spread out (`drunk_limit.4`), as the space names them."""
+    flat: dict[str, Any] = {}
+    for k, v in options.items():
+        if isinstance(v, dict):
+            for key, value in v.items():
+                flat[f"{k}.{key}"] = value
+        else:
+            flat[k] = v
+    return flat
+
+
+def _same(values: list[float]) -> bool:
+    return all(math.isclose(v, values[0], rel_tol=1e-9, abs_tol=1e-12) for v in values)
+
+
+def judge_warnings(config: TuneConfig, done: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """What a reader must know before reading the trials (with at least two finished): a goal with the
+    same value in every finished trial (`goal_constant`: it tells no variant from another, so the
+    Pareto set and the recommendation rest on the other goals), and an option of the space with one
+    value in every finished trial (`option_constant`: nothing here says what it does)."""
+    if len(done) < 2:
+        return []
+    goals = [parse_goal(g) for g in config.goals]
+    out: list[dict[str, Any]] = []
+    for goal in goals:
+        means = [t["values"].get(goal.name, {}).get("mean") for t in done]
+        if any(m is None for m in means) or not _same([float(m) for m in means]):
+            continue
+        others = [g.name for g in goals if g.name != goal.name]
+        value = float(means[0])
+        if len(set(config.agents)) < 2 and goal.name.partition("=")[0] == "skill":
+            why_en = (
+                "skill compares the first agent with the others, and every seat holds the same agent, so "
+                "it is the fair share's 0 in every game"
+            )
+            why_ja = "skill は最初のボットとほかのボットを比べますが、全員が同じボットなので、どのゲームでも 0 です"
+        else:
+            why_en = "the options of the space do not move it, with these agents"
+            why_ja = "このボットたちでは、探した範囲のオプションがこの値を動かしません"
+        rest_en = (
+            f"the Pareto set and the recommendation rest on the other goals ({', '.join(others)})"
+            if others
+            else "nothing here ranks the variants: the recommendation is arbitrary"
+        )
+        rest_ja = (
+            f"パレート集合とおすすめはほかの目標（{', '.join(others)}）だけで決まっています"
+            if others
+            else "どの案がよいかをここでは決められず、おすすめは任意の1つにすぎません"
+        )
+        out.append(
+            {
+                "kind": "goal_constant",
+                "goal": goal.name,
+                "text": {
+                    "en": f"The goal {goal.name} is {value:.3f} in every one of the {len(done)} finished "
+                    f"trials: it does not tell these variants apart ({why_en}), so {rest_en}. Its plots "
+                    "are left out.",
+                    "ja": f"目標 {goal.name} は、終わった {len(done)} 件の試行すべてで {value:.3f} でした。"
+                    f"この目標では案の違いが分かりません（{why_ja}）。そのため{rest_ja}。この目標の"
+                    "グラフは載せていません。",
+                },
+            }
+        )
+    for entry in config.space:
+        name = entry.partition("=")[0].strip()
+        seen = [_flat(t["options"]).get(name) for t in done]
+        if any(v is None for v in seen) or len({json.dumps(v) for v in seen}) != 1:
+            continue
+        shown = json.dumps(seen[0])
+        out.append(
+            {
+                "kind": "option_constant",
+                "option": name,
+                "text": {
+                    "en": f"The option {name} was {shown} in every one of the {len(done)} finished trials: "
+                    "the search never varied it, so nothing here says what it does (more trials would).",
+                    "ja": f"オプション {name} は、終わった {len(done)} 件の試行すべてで {shown} でした。"
+                    "一度も変えていないので、この値が何をもたらすかはここからは分かりません"
+                    "（試行を増やせば分かります）。",
+                },
+            }
+        )
+    return out
+
+
+def _apart(a: dict[str, Any] | None, b: dict[str, Any] | None) -> bool:
+    """Whether two goal values' 95% intervals do not overlap (an unknown interval tells nothing apart)."""
+    if not a or not b or None in (a.get("low"), a.get("high"), b.get("low"), b.get("high")):
+        return False
+    return bool(a["high"] < b["low"] or b["high"] < a["low"])
+
+
+def told_apart(a: dict[str, Any], b: dict[str, Any], goals: list[str]) -> list[str]:
+    """The goals on which two trials' values (`values` of their rows) are told apart: their 95%
+    intervals do not overlap."""
+    return [g for g in goals if _apart(a.get(g), b.get(g))]
+
+
+def indistinguishable(rows: list[dict[str, Any]], best: int, front: list[int], goals: list[str]) -> list[int]:
+    """The Pareto members (but the recommended `best`) that these games cannot tell apart from it:
+    their 95% intervals overlap the recommended trial's on every goal. The rule the report states for
+    any two trials; it is the cautious one (intervals that overlap a little may still differ under a
+    paired test on the same deals, which would need every game of both trials)."""
+    by_trial = {r["trial"]: r for r in rows}
+    chosen = by_trial[best]["values"]
+    return [t for t in front if t != best and not told_apart(by_trial[t]["values"], chosen, goals)]
+
+
 # -- the study ----------------------------------------------------------------------------------------
 
 
@@ -331,6 +538,10 @@ def measure_trial(
     values = {g.name: g.measure(summary) for g in goals}
     for c in constraints:
         values[f"require {c.text}"] = constrained(c, summary)
+    # The numbers shown beside the goals travel with them (the study keeps every value as the trial's
+    # `estimates`); `trial_rows` sets them apart again.
+    for name, est in beside(config.game, summary).items():
+        values[BESIDE + name] = est
     return values, summary
 
 
@@ -433,6 +644,53 @@ def played_before(study: Any, options: dict[str, Any]) -> Any:
     return None
 
 
+def objective(
+    study: Any,
+    config: TuneConfig,
+    dims: list[Dimension],
+    out: Path,
+    jobs: int = 1,
+    backend: str = "pool",
+    address: str | None = None,
+) -> Callable[[Any], list[float]]:
+    """Optuna's objective for a tune: suggest a trial's options, play them (`measure_trial`, in
+    `out/trials/NNNN/`) and keep every number the report needs in the trial's user attributes: a
+    combination the game refuses is pruned with its reason, a variant proposed again takes the numbers
+    of its first play (the same deals give the same games)."""
+    import optuna
+
+    goals = [parse_goal(g) for g in config.goals]
+    constraints = [parse_constraint(c) for c in config.require]
+
+    def play(trial: Any) -> list[float]:
+        params = suggest(trial, dims)
+        try:
+            options = options_for(config.game, config.players, dims, params)
+        except BadOption as exc:  # each end of each range is accepted, not every combination of them
+            trial.set_user_attr("options", params)
+            trial.set_user_attr("refused", str(exc))
+            constrain(trial, constraints, [1.0] * len(constraints))
+            raise optuna.TrialPruned() from None
+        trial.set_user_attr("options", options)
+        played = played_before(study, options)
+        if played is not None:
+            trial.set_user_attr("same_as", played.number)
+            trial.set_user_attr("estimates", played.user_attrs["estimates"])
+            constrain(trial, constraints, played.user_attrs["constraints"])
+            return list(played.values)
+        values, _summary = measure_trial(
+            config, options, out / "trials" / f"{trial.number:04d}", jobs, backend, address
+        )
+        if values is None:
+            constrain(trial, constraints, [1.0] * len(constraints))
+            raise optuna.TrialPruned()
+        trial.set_user_attr("estimates", {name: est.to_json() for name, est in values.items()})
+        constrain(trial, constraints, [c.violation(values[f"require {c.text}"].mean) for c in constraints])
+        return [values[g.name].mean for g in goals]
+
+    return play
+
+
 def trial_rows(study: Any, config: TuneConfig) -> list[dict[str, Any]]:
     """Every finished or pruned trial as JSON: its options, goal values and intervals, constraints."""
     import optuna
@@ -443,12 +701,15 @@ def trial_rows(study: Any, config: TuneConfig) -> list[dict[str, Any]]:
             continue
         if "same_as" in t.user_attrs:  # a variant proposed again: listed once, as first played
             continue
+        estimates = t.user_attrs.get("estimates", {})
         rows.append(
             {
                 "trial": t.number,
                 "state": t.state.name.lower(),
                 "options": t.user_attrs.get("options", {}),
-                "values": t.user_attrs.get("estimates", {}),
+                "values": {k: v for k, v in estimates.items() if not k.startswith(BESIDE)},
+                # ties and how the game's parts were used, beside the goals (`beside`)
+                "metrics": {k[len(BESIDE) :]: v for k, v in estimates.items() if k.startswith(BESIDE)},
                 "feasible": all(c <= 0 for c in t.user_attrs.get("constraints", [])),
                 # a combination the game refused has no command (its options are the search's names)
                 "command": ""
@@ -496,15 +757,27 @@ def result(study: Any, config: TuneConfig) -> dict[str, Any]:
     points = [(r["trial"], [r["values"][g.name]["mean"] for g in goals]) for r in done if r["feasible"]]
     front = pareto(points, directions)
     recommended = None
+    alike: list[int] = []
     if points:
         best, reason = recommend([p for p in points if p[0] in front], [v for _t, v in points], directions)
         row = next(r for r in rows if r["trial"] == best)
         recommended = {"trial": best, "reason": reason, "options": row["options"], "command": row["command"]}
+        alike = indistinguishable(rows, best, front, [g.name for g in goals])
+    shown = list(dict.fromkeys(name for r in rows for name in r["metrics"]))
     return {
         "format": "bodoge-tune/1",
         "config": config.to_json(),
         "goals": [{"name": g.name, "direction": g.direction, "definition": g.definition} for g in goals],
+        # what to know before reading the trials (`judge_warnings`)
+        "warnings": judge_warnings(config, done),
+        # the numbers beside the goals in every trial's `metrics`, in words (`describe`)
+        "metrics": [describe(config.game, name) for name in shown],
         "trials": rows,
         "pareto": front,
         "recommended": recommended,
+        # the Pareto members whose 95% intervals overlap the recommended trial's on every goal
+        "indistinguishable_from_recommended": alike,
     }
+
+
+# -- the recommendation again, with agents that choose freely, at every player count ---------------------
