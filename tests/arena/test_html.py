@@ -23,6 +23,17 @@ def test_markdown_is_rendered_not_shown_as_source() -> None:
     assert "<script src" not in page and "<link" not in page  # nothing fetched
 
 
+def test_a_page_in_japanese_says_so_and_has_japanese_fonts() -> None:
+    english = html.page("t", "# Title\n\n```sh\nbodoge sim hangover\n```\n", {})  # as before: three arguments
+    assert "<html lang='en'>" in english and html.STYLE_JA not in english
+    assert "'copy'" in english and "'copied'" in english
+    page = html.page("bodoge sim：ハングオーバー", "# ハングオーバー\n\n勝率", lang="ja")
+    assert "<html lang='ja'>" in page and "<title>bodoge sim：ハングオーバー</title>" in page
+    assert html.STYLE_JA in page and '"Noto Sans CJK JP"' in page and "Meiryo" in page
+    assert "'コピー'" in page and "'コピーしました'" in page and "textContent = 'copy'" not in page
+    assert "<h1>ハングオーバー</h1>" in page
+
+
 def test_text_is_escaped() -> None:
     assert "<b>" not in html.page("t", "a <b>bold</b> claim")
 

@@ -33,15 +33,27 @@ blockquote{border-left:4px solid #d9a400;margin:.6rem 0;padding:.2rem .8rem;back
 ol>li{margin-bottom:.6rem}
 """
 
+#: A page in Japanese: the Japanese fonts of each system before any other, a looser line for kana and
+#: kanji, and no italics (most Japanese fonts have none; browsers slant them badly).
+STYLE_JA = """
+body{font-family:"Hiragino Sans","Hiragino Kaku Gothic ProN","Noto Sans CJK JP","Noto Sans JP",
+"Source Han Sans JP","Yu Gothic UI","Yu Gothic",Meiryo,"IPAexGothic",system-ui,-apple-system,"Segoe UI",
+sans-serif;line-height:1.7}
+em{font-style:normal;font-weight:bold}
+"""
+
+#: The words of a page, by language: the copy button's.
+WORDS = {"en": {"copy": "copy", "copied": "copied"}, "ja": {"copy": "コピー", "copied": "コピーしました"}}
+
 # Each command block gets a button that copies its text (written here; no library).
 SCRIPT = """
 document.querySelectorAll('pre').forEach(function (pre) {
   var button = document.createElement('button');
-  button.className = 'copy'; button.type = 'button'; button.textContent = 'copy';
+  button.className = 'copy'; button.type = 'button'; button.textContent = __COPY__;
   button.addEventListener('click', function () {
     var text = pre.querySelector('code') ? pre.querySelector('code').innerText : pre.innerText;
     navigator.clipboard.writeText(text.trim()).then(function () {
-      button.textContent = 'copied'; setTimeout(function () { button.textContent = 'copy'; }, 1500);
+      button.textContent = __COPIED__; setTimeout(function () { button.textContent = __COPY__; }, 1500);
     });
   });
   pre.appendChild(button);
@@ -68,12 +80,19 @@ def render(markdown: str) -> str:
     return MarkdownIt("commonmark", {"html": False}).enable("table").render(markdown)
 
 
-def page(title: str, markdown: str, images: Mapping[str, bytes] | None = None) -> str:
-    """One self-contained HTML page of a report."""
+def page(title: str, markdown: str, images: Mapping[str, bytes] | None = None, lang: str = "en") -> str:
+    """One self-contained HTML page of a report, in `lang` ("en" or "ja": the page's `lang`, its fonts
+    and its button's words; the report's words are the caller's)."""
+    if lang not in WORDS:
+        raise ValueError(f"a page's language is one of {', '.join(WORDS)}, not {lang!r}")
     body = render(embed(markdown, images or {}))
+    style = STYLE + (STYLE_JA if lang == "ja" else "")
+    script = SCRIPT.replace("__COPY__", repr(WORDS[lang]["copy"])).replace(
+        "__COPIED__", repr(WORDS[lang]["copied"])
+    )
     return (
-        "<!doctype html>\n<html lang='en'><head><meta charset='utf-8'>"
+        f"<!doctype html>\n<html lang='{lang}'><head><meta charset='utf-8'>"
         "<meta name='viewport' content='width=device-width, initial-scale=1'>"
-        f"<title>{html.escape(title)}</title><style>{STYLE}</style></head>\n<body>\n{body}"
-        f"<script>{SCRIPT}</script>\n</body></html>\n"
+        f"<title>{html.escape(title)}</title><style>{style}</style></head>\n<body>\n{body}"
+        f"<script>{script}</script>\n</body></html>\n"
     )

@@ -1,10 +1,17 @@
-"""A run's summary as terminal tables, a Markdown report, matplotlib plots and summary.json."""
+"""A run's summary as terminal tables, a Markdown report, matplotlib plots and summary.json.
+
+The report and its plots are written in English or Japanese (`lang="ja"`, for designers who read
+Japanese); their words are in `report_texts`, the numbers the same in both."""
 
 from __future__ import annotations
 
+import contextlib
 import json
+import logging
 import math
 import re
+import warnings
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -13,11 +20,31 @@ from rich.markup import escape
 from rich.table import Table
 
 from bodoge.arena import balance
+from bodoge.arena import report_texts as texts
 from bodoge.arena.metrics import definitions
+from bodoge.arena.report_texts import (
+    AGENT_HEADER,
+    BALANCE,
+    CHOICE_HEADER,
+    COMPARISON_HEADER,
+    DEAD,
+    END,
+    FIRST_PLAYER,
+    GAME_HEADER,
+    GLOSSARY,
+    LENGTH,
+    LUCK_HEADER,
+    SEAT_HEADER,
+    SKILL_HEADER,
+    check_lang,
+    shown,
+    t,
+)
 from bodoge.arena.stats import Estimate
 from bodoge.arena.summary import to_json
 
 Record = dict[str, Any]
+log = logging.getLogger(__name__)
 
 
 def _rating_text(rating: dict[str, float] | None) -> str:
@@ -53,28 +80,6 @@ def agent_rows(variant: dict[str, Any]) -> list[list[str]]:
     return rows
 
 
-AGENT_HEADER = [
-    "agent",
-    "seats played",
-    "win share (95% CI)",
-    "fair",
-    "mean score",
-    "rating μ ± σ",
-    "ms/decision",
-]
-SEAT_HEADER = ["seat", "share of wins (simultaneous 95% CI)", "mean score"]
-GAME_HEADER = ["", "mean (95% CI)"]
-COMPARISON_HEADER = ["quantity", "difference [CI]", "p (Holm)"]
-SKILL_HEADER = ["rank", "agent", "win share (95% CI)", "ahead of the next by [CI]", "p (Holm)"]
-LUCK_HEADER = ["weaker agent", "stronger agent", "upset rate (95% CI)", "decided meetings"]
-CHOICE_HEADER = ["decision (options offered)", "decisions", "games", "chosen (share, 95% CI)"]
-LENGTH = "game length (actions)"
-DEAD = "dead decisions"
-END = "ended by"
-FIRST_PLAYER = "first-player advantage (seat 0 − fair share)"
-BALANCE = "balance (largest seat gap from the fair share)"
-
-
 def seat_rows(variant: dict[str, Any]) -> list[list[str]]:
     """Each seat's share of the wins with its mark, from the seat-balance test (older summaries
     without one: the seat's win share)."""
@@ -90,30 +95,24 @@ def seat_rows(variant: dict[str, Any]) -> list[list[str]]:
     return rows
 
 
-def seat_test_text(variant: dict[str, Any]) -> str:
+def seat_test_text(variant: dict[str, Any], lang: str = "en") -> str:
     """One sentence: the seat-balance test's statistic, p-value and what it means."""
     sb = variant.get("seat_balance")
     if not sb:
         return ""
-    n = len(sb["seats"])
-    head = f"Seat-balance test (1/{n} of the wins each; shares of wins marked ▲/▼ at {sb['confidence']:.1%} each): "
+    head = t("seat_test", lang, n=len(sb["seats"]), confidence=sb["confidence"])
     if math.isnan(sb["p"]):
-        return head + f"not possible: {sb['why']}."
+        why = sb["why"] if lang == "en" else texts.WHY_JA.get(sb["why"], sb["why"])
+        return head + t("seat_test_impossible", lang, why=why)
     if sb["p"] < 0.05:
-        meaning = "the seats' shares differ from the fair share"
+        meaning = t("seats_differ", lang)
     else:  # non-significance is what the run could not see, never "fair"
         missed = sb.get("detectable", math.nan)
-        meaning = "these games cannot tell the seats apart" + (
-            f"; a seat {missed:.1%} above or below the fair share could have been missed (80% power)"
-            if not math.isnan(missed)
-            else ""
+        meaning = t("seats_unseen", lang) + (
+            t("seats_missed", lang, missed=missed) if not math.isnan(missed) else ""
         )
-    return head + (
-        f"χ² = {sb['statistic']:.2f} on {sb['df']} df (Pearson's {sb['chi2']:.2f} over the design "
-        f"effect {sb['design_effect']:.2f}), p = {_p_text(sb['p'])} (F test on {sb['df']} and "
-        f"{sb['df2']} df, for the design effect is estimated from {sb['deals']} deals), over "
-        f"{sb['games']} games with a winner: {meaning}."
-    )
+    fields = {k: sb[k] for k in ("statistic", "df", "chi2", "design_effect", "df2", "deals", "games")}
+    return head + t("seat_test_result", lang, **fields, p=_p_text(sb["p"]), meaning=meaning)
 
 
 def choice_rows(variant: dict[str, Any]) -> list[list[str]]:
@@ -164,20 +163,14 @@ def comparison_rows(comparison: dict[str, Any]) -> list[list[str]]:
     return rows
 
 
-def comparison_note(summary: dict[str, Any]) -> str:
+def comparison_note(summary: dict[str, Any], lang: str = "en") -> str:
     """What the comparison tables' intervals and p-values are, next to them (several variants:
     corrected for several comparisons, and how)."""
     m = len(summary["comparisons"])
-    paired = "Paired on the same deals and seats (variant − baseline), deal as the unit; p from a t test over deals."
     if m <= 1:
-        return paired + " Intervals are 95%; * = p < 0.05 (the interval excludes 0)."
+        return t("paired", lang) + t("paired_one", lang)
     level = summary["comparisons"][0].get("confidence", 0.95)
-    return paired + (
-        f" {m} variants are compared with the baseline, so each quantity's {m} comparisons are "
-        f"corrected together: intervals are Bonferroni's, {level:.2%} each, so that all {m} hold at "
-        f"once with 95%; p-values are Holm-adjusted over the {m}; * = adjusted p < 0.05. Holm is "
-        "the sharper of the two, so a * may stand beside an interval that just touches 0."
-    )
+    return t("paired", lang) + t("paired_several", lang, m=m, level=level)
 
 
 def skill_rows(variant: dict[str, Any]) -> list[list[str]]:
@@ -193,117 +186,44 @@ def skill_rows(variant: dict[str, Any]) -> list[list[str]]:
     return rows
 
 
-def skill_text(variant: dict[str, Any]) -> str:
+def skill_text(variant: dict[str, Any], lang: str = "en") -> str:
     ladder = variant.get("skill")
     if not ladder:
         return ""
     steps = len(ladder["steps"])
     lines = [
-        "Agents by win share, strongest first; each step is the paired difference from the agent "
-        "below in the same games (deal as the unit)"
+        t("skill", lang)
         + (
-            f", Bonferroni intervals at {ladder['confidence']:.2%} and Holm p-values over the {steps} steps"
+            t("skill_several", lang, confidence=ladder["confidence"], steps=steps)
             if steps > 1
-            else ", 95% interval"
+            else t("skill_one", lang)
         )
-        + "; * = p < 0.05."
+        + t("skill_end", lang)
     ]
     order = " < ".join(balance.EXPECTED_ORDER)
     if ladder["expected"] is True:
         sure = all(s["p_holm"] < 0.05 for s in ladder["steps"])
         lines.append(
-            f"The built-in agents rank in the expected order ({order})"
-            + (", every step significantly." if sure else ", though not every step is significant yet.")
+            t("skill_expected", lang, order=order) + t("skill_sure" if sure else "skill_unsure", lang)
         )
     elif ladder["expected"] is False:
-        lines.append(f"**Not the expected order** {order}: a built-in agent ranks above a stronger kind.")
+        lines.append(t("skill_unexpected", lang, order=order))
     if not ladder["equal_seats"]:
-        lines.append(
-            "**The agents did not hold every seat equally often** (no rotation, or a partial last "
-            "deal): seat advantages are mixed into the ladder."
-        )
-    return " ".join(lines)
+        lines.append(t("skill_seats", lang))
+    return t("sentences_joined", lang).join(lines)
 
 
-def luck_rows(variant: dict[str, Any]) -> list[list[str]]:
+def luck_rows(variant: dict[str, Any], lang: str = "en") -> list[list[str]]:
     found = variant.get("luck")
     if not found:
         return []
     rows = [[p["weaker"], p["stronger"], p["upset_rate"].text(), str(p["decided"])] for p in found["pairs"]]
     if len(found["pairs"]) > 1:
-        rows.append(["all pairs", "", found["overall"].text(), str(found["decided"])])
+        rows.append([t("all_pairs", lang), "", found["overall"].text(), str(found["decided"])])
     return rows
 
 
-LUCK_TEXT = (
-    "Luck: how often the weaker agent finishes ahead of a stronger one it meets in a game "
-    "(0 = never, skill decides; 0.5 = a coin toss)."
-)
-
-
-#: What every name a report shows means, in a designer's words (a game's numbers come from
-#: `bodoge.arena.metrics.definitions`). Names with a seat or an agent in them stand for all such.
-GLOSSARY: dict[str, str] = {
-    "agent": "an agent by its spec as given to --agents; the same spec at several seats is one agent",
-    "seats played": "the seats the agent held, summed over all games",
-    "win share (95% CI)": "the mean of the agent's returns over every seat it held: 1 for a win, 1/k "
-    "for a win shared by k seats, 0 for a loss; with seat rotation every agent holds every seat "
-    "equally often, so shares compare agents at equal seats. ▲/▼: the 95% interval lies above/below "
-    "the fair share",
-    "fair": "the fair share 1/n for n players: every agent's win share if none were stronger",
-    "mean score": "the mean final score (the running score the rulebook counts) at the seats held",
-    "rating μ ± σ": "openskill's Plackett–Luce rating over the games in order, each game ranked by "
-    "returns, then score: μ the estimated skill, σ its uncertainty (a new agent starts at 25 ± 8.3)",
-    "ms/decision": "the agent's thinking time per decision, in milliseconds",
-    "seat": "the seat in turn order; P0 starts the game",
-    "share of wins (simultaneous 95% CI)": "the seat's share of the wins, over the games with a winner "
-    "(a win shared by k seats counts 1/k to each); its interval is at the Bonferroni level 1 − 0.05/n "
-    "for n seats, so all seats' intervals hold together with 95%; ▲/▼: the seat-balance test found "
-    "the seats unequal (p < 0.05) and this seat's interval lies above/below the fair 1/n",
-    "seat-balance test": "Pearson's chi-square of the seats' wins against 1/n each (n − 1 degrees of "
-    "freedom), divided by the design effect (Rao–Scott): the mean over seats of the variance of the "
-    "seat's share with the deal as the unit over its variance were all games independent. Games of "
-    "one deal share their cards (deterministic bots even replay them), so they count less than new "
-    "deals. Since the design effect is estimated from the deals played, the p-value is that of χ²/(n − 1) "
-    "under F with n − 1 and (n − 1)(deals − 1) degrees of freedom (Rao–Scott's F, as R's survey "
-    "package): close to the chi-square's with many deals, more cautious with few. p < 0.05: the seats "
-    "are not equally placed to win",
-    "mean (95% CI)": "the mean over deals (each deal's games averaged first), with its 95% interval",
-    LENGTH: "actions (decisions) from the deal to the end of the game",
-    FIRST_PLAYER: "seat 0's win share minus the fair share 1/n; seat 0 starts the game",
-    BALANCE: "the largest gap between any seat's win share and the fair share 1/n, with that seat's "
-    "interval around it: 0 when every seat wins as often (bodoge tune's `balance` goal)",
-    DEAD: "the share of a game's decisions that are forced (one legal action) or settled (the single "
-    "action of an option the agents choose at least 90% of the time at that kind of decision, "
-    "arena/choices.py); the dead_decisions finding's number",
-    "ended by REASON": "the share of games that ended for that reason, in the game's words "
-    "(Hangover: hands_empty, no_active_player, one_active_player; HO-4.8)",
-    "decision (options offered)": "a kind of decision: the options (kinds of action, in the game's "
-    "action words) its legal actions offered, when they were of two or more options",
-    "decisions": "how many decisions of that kind the agents took, over all games",
-    "games": "in how many games that kind of decision came up",
-    "chosen (share, 95% CI)": "each option's share of those decisions, with its interval (deal as the "
-    "unit, Wilson's on the effective number of decisions); ▲ dominant: the whole interval above 0.9",
-    "quantity": "what is compared between a variant and the baseline",
-    "difference [CI]": "the quantity under the variant minus under the baseline on the same deals "
-    "and seats, with the interval stated above the table",
-    "p (Holm)": "the p-value of a t test that the difference (or the step) is 0, over deals, "
-    "Holm-adjusted when several are tested together; * = below 0.05",
-    "length": "game length in actions (as above)",
-    "first_player_advantage": "seat 0's win share minus the fair share 1/n (as above)",
-    "win share of seat N": "the win share of the agent at that seat (returns, as above)",
-    "score of seat N": "the final score at that seat",
-    "win share of AGENT": "that agent's win share (as above), its seats averaged in each game",
-    "rank": "the agent's place on the skill ladder, 1 = highest win share",
-    "ahead of the next by [CI]": "the agent's win share minus the next agent's, paired in the same "
-    "games, deal as the unit, with the interval stated above the table",
-    "weaker agent": "of two agents, the one with the lower win share",
-    "stronger agent": "of two agents, the one with the higher win share",
-    "upset rate (95% CI)": "luck: among the meetings of a seat of the weaker agent and a seat of the "
-    "stronger one in a game where their returns differ, the share where the weaker got more "
-    "(0 = the stronger always finishes ahead; 0.5 = a coin toss); deal as the unit",
-    "decided meetings": "the meetings (weaker seat, stronger seat, same game) whose returns differ",
-}
+LUCK_TEXT = t("luck", "en")
 
 
 def glossary_key(name: str) -> str:
@@ -333,22 +253,64 @@ def names_shown(summary: dict[str, Any]) -> list[str]:
     return list(dict.fromkeys(names))
 
 
-def meanings(summary: dict[str, Any]) -> list[tuple[str, str]]:
+def meanings(summary: dict[str, Any], lang: str = "en") -> list[tuple[str, str]]:
     """(name, meaning) for every name the report shows; a name without a meaning is a bug, and says so."""
     known = {**GLOSSARY, **definitions(summary["game"])}
-    return [(name, known.get(name, "(no definition: please report this)")) for name in names_shown(summary)]
+    missing = t("no_definition", lang)
+    if lang == "en":
+        return [(name, known.get(name, missing)) for name in names_shown(summary)]
+    out = []
+    for name in names_shown(summary):
+        if name in texts.METRICS_JA:  # a game's number: its name in summary.json and bodoge tune's goals
+            out.append((f"{texts.METRICS_JA[name][0]}（`{name}`）", texts.METRICS_JA[name][1]))
+        elif name == "ended by REASON":
+            out.append((shown(name, lang), texts.ENDED_BY_JA + _end_words(summary)))
+        else:
+            out.append((shown(name, lang), texts.GLOSSARY_JA.get(name, known.get(name, missing))))
+    return out
 
 
-FINDINGS_NOTE = (
-    "Findings: what the numbers mean for the design, most important first, each reported only where "
-    "its 95% interval lies past its threshold (docs/findings.md), with a command that tests it."
-)
-NO_FINDINGS = "No findings: no number of this run lies clearly past a finding's threshold (docs/findings.md)."
+def _end_words(summary: dict[str, Any]) -> str:
+    """The reasons the games of a run ended for, each in the game's Japanese words."""
+    from bodoge.arena.findings import end_words
+
+    reasons = dict.fromkeys(r for v in summary["variants"] for r in v.get("ends", {}))
+    said = {r: end_words(summary["game"], r, "ja") for r in reasons}  # the reason itself where no words
+    return "、".join(r if said[r] == r else f"{r} は「{said[r]}」" for r in reasons)
 
 
-def finding_heading(finding: dict[str, Any], several: bool) -> str:
-    """'dominant_choice' or, in a run of several variants, 'dominant_choice (vp_just=4)'."""
-    return finding["kind"] + (f" ({finding['label']})" if several else "")
+def game_name(game: str, lang: str = "en") -> str:
+    """The game's name in `lang`: its texts' `name.game` in Japanese (else bodoge's name for it)."""
+    if lang == "en":
+        return game
+    from bodoge.core.registry import game_class
+    from bodoge.errors import BadOption
+
+    try:
+        module = game_class(game).part("text")
+    except BadOption:
+        module = None
+    found = getattr(module, "TEXTS", None) if module is not None else None
+    said = found.tables[lang].get("name.game") if found is not None else None
+    return str(said or texts.GAMES_JA.get(game, game))
+
+
+def label_text(label: str, lang: str = "en") -> str:
+    """A variant's label as shown: 'default' in words, a setting such as 'rounds=2' as it is."""
+    return t("default", lang) if label == "default" else label
+
+
+FINDINGS_NOTE = t("findings_note", "en")
+NO_FINDINGS = t("no_findings", "en")
+
+
+def finding_heading(finding: dict[str, Any], several: bool, lang: str = "en") -> str:
+    """'dominant_choice' or, in a run of several variants, 'dominant_choice (vp_just=4)'; in Japanese
+    '支配的な選択（dominant_choice）'."""
+    if lang == "en":
+        return finding["kind"] + (f" ({finding['label']})" if several else "")
+    named = [finding["kind"], *([label_text(finding["label"], lang)] if several else [])]
+    return f"{texts.KINDS_JA.get(finding['kind'], finding['kind'])}（{'、'.join(named)}）"
 
 
 def print_findings(summary: dict[str, Any], console: Console) -> None:
@@ -368,16 +330,28 @@ def print_findings(summary: dict[str, Any], console: Console) -> None:
 
 def findings_markdown(summary: dict[str, Any], lang: str = "en") -> list[str]:
     """The findings as a Markdown section: each a numbered paragraph, its evidence, its command."""
+    check_lang(lang)
     found = summary.get("findings") or []
     several = len(summary["variants"]) > 1
-    lines = ["## Findings", ""]
+    lines = [f"## {t('findings', lang)}", ""]
     if not found:
-        return [*lines, NO_FINDINGS, ""]
-    lines += [FINDINGS_NOTE, ""]
+        return [*lines, t("no_findings", lang), ""]
+    lines += [t("findings_note", lang), ""]
+    colon = ": " if lang == "en" else "："
     for i, f in enumerate(found, 1):
-        lines += [f"{i}. **{finding_heading(f, several)}**: {f['text'][lang]}", ""]
-        evidence = "; ".join(f"{name} {_evidence_text(value)}" for name, value in f["evidence"].items())
-        lines += [f"   Evidence: {evidence}.", "", "   ```sh", f"   {f['experiment']}", "   ```", ""]
+        lines += [f"{i}. **{finding_heading(f, several, lang)}**{colon}{f['text'][lang]}", ""]
+        evidence = t("evidence_joined", lang).join(
+            f"{texts.evidence_name(name, lang)} {_evidence_text(value)}"
+            for name, value in f["evidence"].items()
+        )
+        lines += [
+            t("evidence", lang, evidence=evidence),
+            "",
+            "   ```sh",
+            f"   {f['experiment']}",
+            "   ```",
+            "",
+        ]
     return lines
 
 
@@ -432,7 +406,12 @@ def _print_table(console: Console, header: list[str], rows: list[list[str]], tit
     console.print(table)
 
 
-def _md_table(header: list[str], rows: list[list[str]]) -> str:
+def _md_table(header: list[str], rows: list[list[str]], lang: str = "en", named: bool = False) -> str:
+    """A Markdown table; in another language than English its header's names (and with `named`, the
+    names of its rows: quantities) as `shown` says them."""
+    if lang != "en":
+        header = [shown(h, lang) for h in header]
+        rows = [[shown(r[0], lang), *r[1:]] for r in rows] if named else rows
     lines = ["| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
     lines += ["| " + " | ".join(c.replace("|", "\\|") for c in row) + " |" for row in rows]
     return "\n".join(lines)
@@ -452,27 +431,75 @@ def score_histogram(values: list[float]) -> dict[int, float]:
     return {k: counts[k] / len(values) for k in sorted(counts)}
 
 
-def plot(summary: dict[str, Any], records: list[Record], out: Path) -> list[Path]:
-    """PNG plots: win share by seat for each agent (error bars), score distributions per agent
-    (bars per value for whole-number scores, else violins), and for variants, each quantity's paired
-    difference from the baseline with its interval."""
+#: Fonts with Japanese glyphs, the first one installed drawn where the default font has no glyph.
+CJK_FONTS = (
+    "Noto Sans CJK JP",
+    "Noto Sans JP",
+    "Source Han Sans JP",
+    "IPAexGothic",
+    "IPAGothic",
+    "Hiragino Sans",
+    "Hiragino Kaku Gothic ProN",
+    "Yu Gothic",
+    "Meiryo",
+    "TakaoGothic",
+    "VL Gothic",
+    "Noto Sans CJK SC",
+)
+
+
+def cjk_font() -> str | None:
+    """The first of CJK_FONTS that matplotlib finds on this machine, or None."""
+    from matplotlib import font_manager
+
+    installed = {f.name for f in font_manager.fontManager.ttflist}
+    return next((name for name in CJK_FONTS if name in installed), None)
+
+
+@contextlib.contextmanager
+def _fonts(lang: str) -> Iterator[None]:
+    """Figures in `lang`: for Japanese, matplotlib's font fallback from its default font to a CJK font
+    where one is installed; where none is, the labels are drawn as well as the default font can (empty
+    boxes) and the missing-glyph warnings are not repeated for every character: one log line says so."""
     import matplotlib
 
+    if lang == "en":
+        yield
+        return
+    found = cjk_font()
+    family = [*matplotlib.rcParams["font.family"], found] if found else matplotlib.rcParams["font.family"]
+    if not found:
+        log.warning("no font with Japanese glyphs (e.g. fonts-noto-cjk): the figures' labels may show boxes")
+    with matplotlib.rc_context({"font.family": family}), warnings.catch_warnings():
+        warnings.filterwarnings("ignore", message="Glyph .* missing from", category=UserWarning)
+        yield
+
+
+def plot(summary: dict[str, Any], records: list[Record], out: Path, lang: str = "en") -> list[Path]:
+    """PNG plots: win share by seat for each agent (error bars), score distributions per agent
+    (bars per value for whole-number scores, else violins), and for variants, each quantity's paired
+    difference from the baseline with its interval; their words in `lang`."""
+    import matplotlib
+
+    check_lang(lang)
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
     made: list[Path] = []
-    for variant in summary["variants"]:
-        suffix = "" if len(summary["variants"]) == 1 else f"_v{variant['variant']}"
-        made.append(_plot_seats(plt, summary, variant, out / f"win_share_by_seat{suffix}.png"))
-        recs = [r for r in records if r["arena"]["variant"] == variant["variant"]]
-        made.append(_plot_scores(plt, summary, variant, recs, out / f"scores{suffix}.png"))
-    if summary["comparisons"]:
-        made.append(_plot_differences(plt, summary, out / "variants.png"))
+    with _fonts(lang):
+        for variant in summary["variants"]:
+            suffix = "" if len(summary["variants"]) == 1 else f"_v{variant['variant']}"
+            made.append(_plot_seats(plt, summary, variant, out / f"win_share_by_seat{suffix}.png", lang))
+            recs = [r for r in records if r["arena"]["variant"] == variant["variant"]]
+            made.append(_plot_scores(plt, summary, variant, recs, out / f"scores{suffix}.png", lang))
+        if summary["comparisons"]:
+            made.append(_plot_differences(plt, summary, out / "variants.png", lang))
     return made
 
 
-def _plot_seats(plt: Any, summary: dict[str, Any], variant: dict[str, Any], path: Path) -> Path:
+def _plot_seats(
+    plt: Any, summary: dict[str, Any], variant: dict[str, Any], path: Path, lang: str = "en"
+) -> Path:
     n = summary["players"]
     fig, ax = plt.subplots(figsize=(7, 4))
     agents = variant["agents"]
@@ -488,11 +515,12 @@ def _plot_seats(plt: Any, summary: dict[str, Any], variant: dict[str, Any], path
             below.append(down)
             above.append(up)
         ax.bar(xs, ys, width=width, yerr=[below, above], capsize=3, label=a["agent"])
-    ax.axhline(1.0 / n, color="grey", linestyle="--", linewidth=1, label="fair share")
+    ax.axhline(1.0 / n, color="grey", linestyle="--", linewidth=1, label=t("fair_share", lang))
     ax.set_xticks(range(n), [f"P{s}" for s in range(n)])
-    ax.set_xlabel("seat")
-    ax.set_ylabel("win share (95% CI)")
-    ax.set_title(f"{summary['game']} ({n}p), {variant['label']}: win share by seat")
+    ax.set_xlabel(t("seat_axis", lang))
+    ax.set_ylabel(t("win_share_axis", lang))
+    game, label = game_name(summary["game"], lang), label_text(variant["label"], lang)
+    ax.set_title(t("seats_title", lang, game=game, n=n, label=label))
     ax.legend(fontsize=8)
     fig.tight_layout()
     fig.savefig(path, dpi=100)
@@ -501,7 +529,12 @@ def _plot_seats(plt: Any, summary: dict[str, Any], variant: dict[str, Any], path
 
 
 def _plot_scores(
-    plt: Any, summary: dict[str, Any], variant: dict[str, Any], recs: list[Record], path: Path
+    plt: Any,
+    summary: dict[str, Any],
+    variant: dict[str, Any],
+    recs: list[Record],
+    path: Path,
+    lang: str = "en",
 ) -> Path:
     fig, ax = plt.subplots(figsize=(7, 4))
     data: list[list[float]] = []
@@ -527,24 +560,22 @@ def _plot_scores(
         from matplotlib.ticker import MaxNLocator
 
         ax.xaxis.set_major_locator(MaxNLocator(integer=True))
-        ax.set_xlabel("final score")
-        ax.set_ylabel("share of the agent's seats")
+        ax.set_xlabel(t("final_score", lang))
+        ax.set_ylabel(t("score_share", lang))
         ax.legend(fontsize=8)
     elif everything:
         ax.violinplot([d or [0] for d in data], showmeans=True)
         ax.set_xticks(range(1, len(names) + 1), names, fontsize=8)
-        ax.set_ylabel("final score")
-    ax.set_title(
-        f"{summary['game']} ({summary['players']}p), {variant['label']}: score distribution per agent",
-        fontsize=9,
-    )
+        ax.set_ylabel(t("final_score", lang))
+    game, label = game_name(summary["game"], lang), label_text(variant["label"], lang)
+    ax.set_title(t("scores_title", lang, game=game, n=summary["players"], label=label), fontsize=9)
     fig.tight_layout()
     fig.savefig(path, dpi=100)
     plt.close(fig)
     return path
 
 
-def _plot_differences(plt: Any, summary: dict[str, Any], path: Path) -> Path:
+def _plot_differences(plt: Any, summary: dict[str, Any], path: Path, lang: str = "en") -> Path:
     """One panel per quantity: each variant's paired difference from the baseline (variant −
     baseline on the same deals) with its interval (Bonferroni over the variants), and a zero line."""
     comparisons = summary["comparisons"]
@@ -556,18 +587,19 @@ def _plot_differences(plt: Any, summary: dict[str, Any], path: Path) -> Path:
     flat = [ax for row in axes for ax in row]
     for ax in flat[len(quantities) :]:
         ax.set_visible(False)
-    labels = [c["label"] for c in comparisons]
+    labels = [label_text(c["label"], lang) for c in comparisons]
     for ax, q in zip(flat, quantities, strict=False):
         ys, errs = difference_points(comparisons, q)
         ax.axhline(0.0, color="grey", linewidth=1)
         ax.errorbar(range(len(labels)), ys, yerr=errs, marker="o", linestyle="none", capsize=3)
         ax.set_xticks(range(len(labels)), labels, rotation=30, ha="right", fontsize=7)
         ax.set_xlim(-0.5, len(labels) - 0.5)
-        ax.set_title(q, fontsize=9)
+        ax.set_title(shown(q, lang), fontsize=9)
     level = comparisons[0].get("confidence", 0.95)
+    baseline = label_text(comparisons[0]["baseline"], lang)
     fig.suptitle(
-        f"variant − {comparisons[0]['baseline']} on the same deals ({level:.1%} intervals"
-        + (", Bonferroni over the variants)" if len(comparisons) > 1 else ")"),
+        t("differences_title", lang, baseline=baseline, level=level)
+        + t("differences_several" if len(comparisons) > 1 else "differences_one", lang),
         fontsize=10,
     )
     fig.tight_layout()
@@ -585,99 +617,141 @@ def difference_points(comparisons: list[dict[str, Any]], quantity: str) -> tuple
     return ys, errs
 
 
-def markdown(summary: dict[str, Any], images: list[Path]) -> str:
+def markdown(summary: dict[str, Any], images: list[Path], lang: str = "en") -> str:
+    """report.md: the run, its findings, each variant's tables and plots, the comparisons, and every
+    name defined; in `lang` ("en" or "ja"), the numbers the same in each."""
+    check_lang(lang)
     n = summary["players"]
+    on = {True: t("on", lang), False: t("off", lang)}
+    agents = t("agents_joined", lang).join(f"`{a}`" for a in summary["agents"])
     lines = [
-        f"# {summary['game']}, {n} players: {summary['games']} games",
+        "# " + t("title", lang, game=game_name(summary["game"], lang), n=n, games=summary["games"]),
         "",
-        f"Agents (seat order before rotation): {', '.join(f'`{a}`' for a in summary['agents'])}. "
-        f"Seed {summary['seed']}; seat rotation {'on' if summary['rotate'] else 'off'}, "
-        f"duplicate deals {'on' if summary['duplicate'] else 'off'}. "
-        "Intervals are 95% confidence intervals with the deal as the unit unless a table says "
-        f"otherwise; ▲/▼: significantly above/below the fair share 1/{n}. Every name is defined at "
-        "the end.",
+        t(
+            "intro",
+            lang,
+            agents=agents,
+            seed=summary["seed"],
+            rotate=on[bool(summary["rotate"])],
+            duplicate=on[bool(summary["duplicate"])],
+            n=n,
+        ),
         "",
     ]
     for warning in summary.get("warnings", []):
-        lines += [f"> **Warning:** {warning}.", ""]
-    lines += findings_markdown(summary)
+        lines += [t("warning", lang, text=texts.warning_text(warning, lang)), ""]
+    lines += findings_markdown(summary, lang)
     if summary.get("review", {}).get("games"):
-        from bodoge.analysis import decided
-
-        found = summary["review"]
-        lines += [f"## {decided.title(found)}", "", decided.EXPLAINED, ""]
-        lines += [_md_table(decided.KIND_HEADER, decided.kind_rows(found)), "", "The largest swings:", ""]
-        lines += [_md_table(decided.SWING_HEADER, decided.swing_rows(found)), ""]
+        lines += _review_markdown(summary["review"], lang)
     names = {p.name for p in images}
     for variant in summary["variants"]:
         suffix = "" if len(summary["variants"]) == 1 else f"_v{variant['variant']}"
+        label = label_text(variant["label"], lang)
         lines += [
-            f"## {variant['label']} ({variant['games']} games, {variant['deals']} deals)",
+            "## " + t("variant", lang, label=label, games=variant["games"], deals=variant["deals"]),
             "",
-            _md_table(AGENT_HEADER, agent_rows(variant)),
+            _md_table(AGENT_HEADER, agent_rows(variant), lang),
             "",
-            "### Seats",
+            f"### {t('seats', lang)}",
             "",
-            _md_table(SEAT_HEADER, seat_rows(variant)),
+            _md_table(SEAT_HEADER, seat_rows(variant), lang),
             "",
-            seat_test_text(variant),
+            seat_test_text(variant, lang),
             "",
-            "### The game",
+            f"### {t('the_game', lang)}",
             "",
-            _md_table(GAME_HEADER, game_rows(variant)),
+            _md_table(GAME_HEADER, game_rows(variant), lang, named=True),
             "",
         ]
         if variant.get("choices"):
             lines += [
-                "### Choices by kind of decision",
+                f"### {t('choices', lang)}",
                 "",
-                _md_table(CHOICE_HEADER, choice_rows(variant)),
+                _md_table(CHOICE_HEADER, choice_rows(variant), lang),
                 "",
             ]
         if variant.get("skill"):
             lines += [
-                "### Skill and luck",
+                f"### {t('skill_and_luck', lang)}",
                 "",
-                skill_text(variant),
+                skill_text(variant, lang),
                 "",
-                _md_table(SKILL_HEADER, skill_rows(variant)),
+                _md_table(SKILL_HEADER, skill_rows(variant), lang),
                 "",
-                LUCK_TEXT,
+                t("luck", lang),
                 "",
-                _md_table(LUCK_HEADER, luck_rows(variant)),
+                _md_table(LUCK_HEADER, luck_rows(variant, lang), lang),
                 "",
             ]
         for img in (f"win_share_by_seat{suffix}.png", f"scores{suffix}.png"):
             if img in names:
                 lines += [f"![{img}]({img})", ""]
     if summary["comparisons"]:
-        lines += ["## Variants against the baseline", "", comparison_note(summary), ""]
+        lines += [f"## {t('variants', lang)}", "", comparison_note(summary, lang), ""]
     for comparison in summary["comparisons"]:
+        label, baseline = label_text(comparison["label"], lang), label_text(comparison["baseline"], lang)
         lines += [
-            f"### {comparison['label']} minus {comparison['baseline']}",
+            "### " + t("minus", lang, label=label, baseline=baseline),
             "",
-            _md_table(COMPARISON_HEADER, comparison_rows(comparison)),
+            _md_table(COMPARISON_HEADER, comparison_rows(comparison), lang, named=True),
             "",
         ]
     if "variants.png" in names:
         lines += ["![variants.png](variants.png)", ""]
-    lines += ["## What the numbers mean", ""]
-    lines += [f"- **{name}**: {meaning}" for name, meaning in meanings(summary)]
+    lines += [f"## {t('meanings', lang)}", ""]
+    colon = ": " if lang == "en" else "："
+    lines += [f"- **{name}**{colon}{meaning}" for name, meaning in meanings(summary, lang)]
     lines.append("")
     return "\n".join(lines)
 
 
-def write_report(summary: dict[str, Any], records: list[Record], out: Path, plots: bool = True) -> Path:
+def _review_markdown(found: dict[str, Any], lang: str) -> list[str]:
+    """The review's section: where the games are decided (`bodoge sim --review`)."""
+    from bodoge.analysis import decided
+
+    if lang == "en":
+        title, explained = decided.title(found), decided.EXPLAINED
+        kinds, swings = decided.KIND_HEADER, decided.SWING_HEADER
+        swing_rows = decided.swing_rows(found)
+    else:
+        title = texts.REVIEW_TITLE_JA.format(games=found["games"], decisions=found["decisions"])
+        explained, kinds, swings = (
+            texts.REVIEW_EXPLAINED_JA,
+            texts.REVIEW_KIND_HEADER_JA,
+            texts.REVIEW_SWING_HEADER_JA,
+        )
+        swing_rows = [[*r[:5], texts.CLASSES_JA.get(r[5], r[5]), *r[6:]] for r in decided.swing_rows(found)]
+    return [
+        f"## {title}",
+        "",
+        explained,
+        "",
+        _md_table(kinds, decided.kind_rows(found)),
+        "",
+        t("largest_swings", lang),
+        "",
+        _md_table(swings, swing_rows),
+        "",
+    ]
+
+
+def write_report(
+    summary: dict[str, Any], records: list[Record], out: Path, plots: bool = True, lang: str = "en"
+) -> Path:
     """summary.json, report.md, report.html (the same, rendered, its plots embedded: one file to open
-    in a browser) and the plots in `out`; returns the report's path."""
+    in a browser) and the plots in `out`, their words in `lang` ("en" or "ja"; summary.json is the
+    same in each); returns the report's path."""
     from bodoge.arena import html
 
+    check_lang(lang)
     out.mkdir(parents=True, exist_ok=True)
     (out / "summary.json").write_text(json.dumps(to_json(summary), indent=1, ensure_ascii=False) + "\n")
-    images = plot(summary, records, out) if plots and records else []
+    images = plot(summary, records, out, lang) if plots and records else []
     path = out / "report.md"
-    text = markdown(summary, images)
+    text = markdown(summary, images, lang)
     path.write_text(text)
-    title = f"bodoge sim: {summary['game']}, {summary['players']} players"
-    (out / "report.html").write_text(html.page(title, text, {p.name: p.read_bytes() for p in images}))
+    title = t("html_title", lang, game=game_name(summary["game"], lang), n=summary["players"])
+    (out / "report.html").write_text(
+        html.page(title, text, {p.name: p.read_bytes() for p in images}, lang=lang)
+    )
     return path
