@@ -205,7 +205,7 @@ def said_rests_on(finding: Finding, rests: dict[str, Any], game: str) -> None:
     it last)."""
     finding["rests_on"] = rests
     who_en = "; ".join(f"`{a['agent']}` {a['assumes']['en']}" for a in rests["agents"])
-    who_ja = "。".join(f"`{a['agent']}` は{a['assumes']['ja']}" for a in rests["agents"])
+    who_ja = "。".join(f"`{a['agent']}`：{a['assumes']['ja']}" for a in rests["agents"])
     text_en = f" It rests on these agents: {who_en}."
     text_ja = f"この結果はこのボットたちに基づきます：{who_ja}。"
     if rests["rulings"]:
