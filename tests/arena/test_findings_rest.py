@@ -171,3 +171,22 @@ def test_a_run_whose_deals_partly_overlap_an_earlier_one_is_warned_about(tmp_pat
     assert warning.startswith("this run's deals 7–106 share deals 7–100 with the run in first (--seed 1")
     assert "--seed 1 pairs them deal by deal, --seed 107 or above makes them independent" in warning
     assert seed_overlaps(sim(107), tmp_path / "new") == []  # deals 107–206: none shared (500– is far)
+
+
+def test_every_bounded_number_s_interval_stays_within_what_it_can_be() -> None:
+    """A share's t interval over few deals runs below 0 (a tie share of 0.05 [-0.025, 0.125] was
+    reported): intervals are cut to what the number can be (issue #54)."""
+    from bodoge.arena.metrics import ranges
+    from bodoge.arena.summary import summarize_variant
+
+    bounds = ranges("hangover")
+    assert bounds["tie"] == (0.0, 1.0) and bounds["snacks_flipped"] == (0.0, 1.0)
+    assert bounds["tricks"][0] == 0.0 and bounds["lead_changes"][0] == 0.0
+    config = arena.SimConfig("hangover", 4, ["heuristic:avoid=declare"] * 4, games=24, seed=3)
+    summary = summarize_variant(arena.run(config), 4)
+    cut = 0
+    for name, est in [*summary["metrics"].items(), *summary["ends"].items()]:
+        low, high = bounds.get(name, (0.0, 1.0))
+        assert low <= est.low <= est.mean <= est.high <= high, (name, est)
+        cut += est.low == low and est.mean > low
+    assert cut  # some interval did reach a bound here, and was cut there

@@ -19,7 +19,10 @@ is not read here).
 
 from __future__ import annotations
 
+import math
+
 from bodoge.arena import quality
+from bodoge.arena.stats import SHARE
 from bodoge.core.game import State
 from bodoge.core.registry import game_class
 from bodoge.errors import BadOption
@@ -33,6 +36,34 @@ DEFINITIONS: dict[str, str] = {
     "0 if by an exceptional path (Hangover: no active player left)",
     **quality.DEFINITIONS,
 }
+
+
+#: The values each number can take, where it is bounded: shares and 0/1 numbers lie in [0, 1], counts
+#: and times never below 0. A mean's interval is cut to them (a share's t interval can run past 0 or 1;
+#: the number cannot, issue #54). A game's `metrics` part adds its own (`RANGES`).
+COUNT = (0.0, math.inf)
+RANGES: dict[str, tuple[float, float]] = {
+    "tie": SHARE,
+    "no_winner": SHARE,
+    "normal_end": SHARE,
+    "rounds": COUNT,
+    "lead_changes": COUNT,
+    "comeback": SHARE,
+    "decided_at": SHARE,
+    "leaders_won": SHARE,
+    "forced": SHARE,
+    "decisions_per_person": COUNT,
+    "minutes": COUNT,
+}
+
+
+def ranges(game: str) -> dict[str, tuple[float, float]]:
+    """The bounds of every bounded number a report of `game` may show (see RANGES)."""
+    try:
+        part = game_class(game).part("metrics")
+    except BadOption:
+        part = None
+    return {**RANGES, **(getattr(part, "RANGES", {}) if part is not None else {})}
 
 
 def definitions(game: str) -> dict[str, str]:

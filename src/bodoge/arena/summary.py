@@ -22,7 +22,7 @@ import math
 from collections.abc import Hashable
 from typing import Any
 
-from bodoge.arena import balance, choices, findings
+from bodoge.arena import balance, choices, findings, metrics
 from bodoge.arena.stats import (
     SHARE,
     Estimate,
@@ -115,6 +115,7 @@ def summarize_variant(records: list[Record], players: int) -> dict[str, Any]:
             }
         )
     metric_names = sorted({k for r in records for k in r["arena"].get("metrics", {})})
+    bounds = metrics.ranges(str(records[0].get("game", ""))) if records else {}
     ladder = balance.skill(records, n)
     picked = choices.summarize(records)
     reasons = sorted({r["arena"]["end"] for r in records if r["arena"].get("end") is not None})
@@ -135,9 +136,12 @@ def summarize_variant(records: list[Record], players: int) -> dict[str, Any]:
         ),
         "metrics": {
             m: clustered_mean_ci(
-                (r["arena"]["deal"], r["arena"]["metrics"][m])
-                for r in records
-                if m in r["arena"].get("metrics", {})
+                (
+                    (r["arena"]["deal"], r["arena"]["metrics"][m])
+                    for r in records
+                    if m in r["arena"].get("metrics", {})
+                ),
+                within=bounds.get(m),
             )
             for m in metric_names
         },
@@ -145,7 +149,8 @@ def summarize_variant(records: list[Record], players: int) -> dict[str, Any]:
         "dead_decisions": picked["dead"],
         "ends": {
             reason: clustered_mean_ci(
-                (r["arena"]["deal"], 1.0 if r["arena"].get("end") == reason else 0.0) for r in records
+                ((r["arena"]["deal"], 1.0 if r["arena"].get("end") == reason else 0.0) for r in records),
+                within=SHARE,
             )
             for reason in reasons
         },

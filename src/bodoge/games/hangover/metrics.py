@@ -13,6 +13,15 @@ DEFINITIONS = {
 }
 
 
+#: The bounds of these numbers (shares in [0, 1], tricks never below 0): intervals are cut to them.
+RANGES = {
+    "hung_over": (0.0, 1.0),
+    "non_drinkers": (0.0, 1.0),
+    "tricks": (0.0, float("inf")),
+    "snacks_flipped": (0.0, 1.0),
+}
+
+
 def game_metrics(view: Mapping[str, Any]) -> dict[str, float]:
     """From the final spectator view: the share of players who hung over (HO-5.4) and who declared
     non-drinker (HO-4.2), the tricks played, and the share of the dealt snack cards flipped (HO-4.5)."""
