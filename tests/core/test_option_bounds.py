@@ -168,6 +168,10 @@ PAST_BOUNDS: dict[tuple[str, str], list[tuple[Any, str]]] = {
         (["+1/+2"] * 61, "61 snack cards; at most 60"),
         (["+10/+2"], "±a/±b"),
     ],
+    ("hangover", "declaration"): [
+        ("sometimes", "not one of in_order, secret, any_trick"),
+        ("x" * 21, "21 characters long; at most 20"),
+    ],
     ("troika", "chips"): [
         ([10**6 + 1, 1, -1], "out of range: at most 1000000"),
         ([2, 1, -(10**6) - 1], "out of range: at least -1000000"),
@@ -210,6 +214,7 @@ AT_BOUNDS: dict[tuple[str, str], list[dict[str, Any]]] = {
         {"snack_deck": [], "snacks_per_player": 0},
         {"snack_deck": ["-9/+9"] * 60, "players": 3, "snacks_per_player": 20, "hangover_trick": 2},
     ],
+    ("hangover", "declaration"): [{"declaration": "secret"}, {"declaration": "any_trick"}],
     ("troika", "chips"): [{"chips": [10**6, -(10**6), -(10**6)]}],
     ("troika", "tile_counts"): [
         {"tile_counts": TROIKA_ALL, "players": 5},
@@ -236,6 +241,7 @@ NESTED_SURROGATES: dict[tuple[str, str], list[Any]] = {
     ("hangover", "drunk_limit"): [{"3": "\ud800", "4": 12, "5": 16}, {"\ud800": 7}],
     ("hangover", "removed_numbers"): [{3: ["\ud800"], 4: [7], 5: []}],
     ("hangover", "snack_deck"): [["+1/+2", "\ud800"], '["+1/+2\\ud800"]'],
+    ("hangover", "declaration"): ["secret\ud800"],
     ("troika", "chips"): [["\ud800", 1, -1], "2 1 \ud800"],
     ("troika", "tile_counts"): [{"\ud800": 3}, {"7": "\ud800"}],
 }
@@ -282,6 +288,7 @@ def test_structured_options_name_their_bounds(case: tuple[str, str]) -> None:
         ("hangover", "drunk_limit"): ["from 1 to 1000"],
         ("hangover", "removed_numbers"): ["numbers 1–7"],
         ("hangover", "snack_deck"): ["0 to 60 snack codes"],
+        ("hangover", "declaration"): ["in_order, secret, any_trick"],
         ("troika", "chips"): ["from -1000000 to 1000000"],
         ("troika", "tile_counts"): ["from 0 to 20"],
     }[case]
@@ -352,6 +359,7 @@ EXTREMES: dict[tuple[str, str], list[Any]] = {
     ("hangover", "drunk_limit"): [1, 1000],
     ("hangover", "removed_numbers"): [[], [1, 2, 3]],
     ("hangover", "snack_deck"): [[], ["-9/+9", "+9/-9", "-9/-9"] * 20],
+    ("hangover", "declaration"): ["secret", "any_trick"],
     ("troika", "chips"): [[10**6, -(10**6), -(10**6)], [-(10**6), 10**6, 10**6]],
     ("troika", "tile_counts"): [TROIKA_ALL, {"1": 3, "2": 3, "3": 3}, {"7": 20, "8": 20, "9": 20}],
 }

@@ -5,9 +5,12 @@ simulations (`rollout.act`, reading the full state but only what the seat to mov
 `Seen` and call `decide`, so they make the same move.
 
 - **Declare (HO-4.2) from an evaluation, not a habit.** Non-drinkers win at most one trick each
-  (HO-5.3.2), so the drinkers must take the rest, and each can take only `hangover_trick − 1` before
-  Hangover (HO-5.4). Counting the drinkers declared so far and assuming the seats still to speak
-  declare, a drinker who would be forced to hang over declares. Where drinking is safe, the hand
+  (HO-5.3.2; `non_drinker_tricks` + 1 under HO-D31), so the drinkers must take the rest, and each can
+  take only `hangover_trick − 1` before Hangover (HO-5.4). Counting the drinkers it knows of (those
+  that passed before it, or won a trick and so may no longer declare) and assuming every other seat
+  declares (the seats still to speak; under `secret`, HO-D29, every other seat, whose answers it
+  cannot see), a drinker who would be forced to hang over declares. Under `any_trick` it decides so
+  again at each later declaration, on the tricks left. Where drinking is safe, the hand
   decides: one likely to be forced to win tricks drinks; one that can duck takes +1 a trick (HO-5.3.1).
   Under draft 2's defaults drinking is almost never safe, so this declares almost always (the README
   gives the figures of `bench/hangover.py`).
@@ -36,6 +39,7 @@ from typing import Any
 
 from bodoge.core.choice import best_move
 from bodoge.games.hangover.cards import DRINK_INDEX, KEY, NUMBER, SUIT, snack_values
+from bodoge.games.hangover.options import SECRET
 from bodoge.games.hangover.play import (
     DECLARE,
     DISCARD,
@@ -156,12 +160,25 @@ def decide(game: HangoverGame, seen: Seen, rng: random.Random) -> int:
 
 
 def _declares(game: HangoverGame, seen: Seen) -> bool:
-    n = game.num_players
+    """Counting the drinkers it knows of and assuming that every other seat whose answer it has not
+    seen declares: whether the drinkers could not take the tricks left without one hanging over; if
+    they could, whether the hand is likely to be forced to win tricks."""
     p = seen.seat
-    drinkers = 1 + sum(1 for q in range(p) if seen.status[q] == DRINKER)  # me, if I drink
-    # the tricks the drinkers must take if every non-drinker goes out at once (HO-5.3.2)
-    left_to_drinkers = game.hand_size - (n - drinkers)
-    if drinkers * game.num_columns < left_to_drinkers:
+    status, tricks = seen.status, seen.tricks
+    secret = game.declaration == SECRET
+    room = game.hangover_trick - 1 - tricks[p]  # the tricks I can take before Hangover, if I drink
+    # the tricks left, less those the non-drinkers take if each goes out as soon as it may (HO-5.3.2)
+    left_to_drinkers = game.hand_size - sum(tricks)
+    for q, s in enumerate(status):
+        if q == p or s >= OUT_NON_DRINKER:
+            continue
+        # a drinker stays one if it has answered already (seats before me, in order) or may no
+        # longer declare (it has won a trick, HO-D29); a secret answer is never seen
+        if s == DRINKER and not secret and (q < p or tricks[q]):
+            room += game.hangover_trick - 1 - tricks[q]
+        else:  # a non-drinker, or assumed to declare
+            left_to_drinkers -= game.non_drinker_tricks + 1 - tricks[q]
+    if room < left_to_drinkers:
         return True  # some drinker must hang over, and the lone or fewest drinkers are the likeliest
     forced = sum(1.0 - _escape(seen, c) for c in seen.hand)
     return forced < FORCED

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from bodoge.games.hangover.cards import DRINK_CODES, SUIT
+from bodoge.games.hangover.options import ANY_TRICK, SECRET
 from bodoge.games.hangover.play import (
     EV_ARRANGE,
     EV_DECLARE,
@@ -12,24 +13,29 @@ from bodoge.games.hangover.play import (
     EV_FLIP,
     EV_JUDGE,
     EV_PLAY,
+    EV_REVEAL,
     EV_STOP,
     EV_TRICK,
     OUTCOME_NAMES,
 )
 from bodoge.games.hangover.scoring import end_reason
-from bodoge.games.hangover.state import FLIPPING, PHASE_NAMES, STATUS_NAMES, TRICK, HangoverState
+from bodoge.games.hangover.state import DECLARING, FLIPPING, PHASE_NAMES, STATUS_NAMES, TRICK, HangoverState
 
 
 def view(state: HangoverState, seat: int | None) -> dict[str, Any]:
     g = state.game
     codes = g.snack_codes
     n = g.num_players
+    # HO-D29: during a secret round, another seat's answer is unseen (its status waits for the reveal)
+    hidden = g.declaration == SECRET and state.phase == DECLARING
     seats = []
     for q in range(n):
         seats.append(
             {
                 "status": STATUS_NAMES[state.status[q]],
-                "declared": None if state.declared[q] < 0 else bool(state.declared[q]),
+                "declared": None
+                if state.declared[q] < 0 or (hidden and q != seat)
+                else bool(state.declared[q]),
                 "tricks": state.tricks[q],
                 "vp": state.vp[q],
                 "hand": len(state.hands[q]),
@@ -89,8 +95,9 @@ def _trick_view(
 
 
 def event_view(state: HangoverState, event: tuple[Any, ...], seat: int | None) -> dict[str, Any]:
-    """The facts of one event as `seat` saw them: a face-down discard and a snack order are seen by
-    their owner only, and are None for the others (every seat's entry has the same keys)."""
+    """The facts of one event as `seat` saw them: a face-down discard, a snack order and a secret
+    declaration (HO-D29) are seen by their owner only, and are None for the others (every seat's entry
+    has the same keys)."""
     g = state.game
     kind = event[0]
     if kind == EV_PLAY:
@@ -133,7 +140,19 @@ def event_view(state: HangoverState, event: tuple[Any, ...], seat: int | None) -
             "slid": slid,
         }
     if kind == EV_DECLARE:
-        return {"type": "declare", "seat": event[1], "non_drinker": event[2]}
+        _, p, declared, number = event
+        if g.declaration == SECRET and seat != p:  # HO-D29: unseen until the reveal
+            return {"type": "declare", "seat": p, "non_drinker": None}
+        if g.declaration == ANY_TRICK:  # HO-D29: which trick the declaration comes before
+            return {"type": "declare", "seat": p, "non_drinker": declared, "before_trick": number}
+        return {"type": "declare", "seat": p, "non_drinker": declared}
+    if kind == EV_REVEAL:
+        answers = event[1]
+        return {
+            "type": "declarations",
+            "non_drinkers": [q for q, a in enumerate(answers) if a],
+            "drinkers": [q for q, a in enumerate(answers) if not a],
+        }
     if kind == EV_ARRANGE:
         order = [g.snack_codes[d] for d in event[3]] if seat == event[1] else None
         return {"type": "arrange", "seat": event[1], "order": order}

@@ -20,6 +20,11 @@ C snack columns, D distinct snack codes):
 | limit | 1 | drunk limit / 30 |
 
 All values are clipped to [-1, 1].
+
+The declare phase is every declaration moment (HO-4.2): before trick 1, and under `declaration` =
+`any_trick` before a later trick too (HO-D29), which the tricks played tell apart. "declared" is 1 only
+for an answer the observer has seen: under `secret` another seat's answer reads 0 until all are in
+(the view hides it), so two histories that differ only there encode the same.
 """
 
 from __future__ import annotations

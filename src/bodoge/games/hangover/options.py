@@ -25,6 +25,12 @@ MAX_DRUNK_LIMIT = 1000
 #: Base VP (HO-4.6.1). A trick gains at most base × (1 + 20) (HO-4.6.2) and a player wins at most 18
 #: tricks, so VP totals stay below 4 × 10**8.
 MAX_VP = 10**6
+#: When the non-drinkers declare (HO-4.2, HO-D29): draft 2's public round in seat order before trick 1,
+#: the same round answered in secret, or that round and another before every later trick.
+IN_ORDER, SECRET, ANY_TRICK = DECLARATIONS = ("in_order", "secret", "any_trick")
+#: The options added after rules version 1's records: written to records and views only where they are
+#: not at their default (`Hangover.options_json`), so that default games look as they always did.
+LATER_OPTIONS = ("declaration", "non_drinker_vp", "non_drinker_tricks", "out_non_drinker_gains")
 
 
 def _maybe_json(value: Any) -> Any:
@@ -95,6 +101,13 @@ def _convert_snack_deck(value: Any) -> tuple[str, ...]:
     return tuple(normalize_snack(code) for code in value)
 
 
+def _convert_declaration(value: Any) -> str:
+    text = opts.as_text(value, "declaration", 20).strip().lower()
+    if text not in DECLARATIONS:
+        raise ValueError(f"{value!r} is not one of {', '.join(DECLARATIONS)}")
+    return text
+
+
 def _map_json(value: dict[int, Any]) -> dict[str, Any]:
     return {str(k): list(v) if isinstance(v, tuple) else v for k, v in value.items()}
 
@@ -147,5 +160,34 @@ OPTION_SPECS = (
     opts.boolean("non_drinker", True, "whether players may declare non-drinker (HO-4.2)"),
     opts.boolean(
         "end_when_one_active", False, "end the game as soon as at most one player is active (HO-4.8)"
+    ),
+    opts.Option(
+        "declaration",
+        IN_ORDER,
+        "one of in_order, secret, any_trick",
+        "when non-drinkers declare: in_order (before trick 1, in seat order, each answer public), secret "
+        "(before trick 1, answers hidden until all are in) or any_trick (also before every later trick, "
+        "while one has won no trick) (HO-4.2, HO-D29)",
+        _convert_declaration,
+    ),
+    opts.integer(
+        "non_drinker_vp",
+        1,
+        "VP an active non-drinker gains each time another player wins a trick (HO-4.4.5, HO-5.3.1, HO-D30)",
+        -MAX_VP,
+        MAX_VP,
+    ),
+    opts.integer(
+        "non_drinker_tricks",
+        0,
+        "tricks a non-drinker may win and stay active; one more eliminates them (HO-5.3.2, HO-D31)",
+        0,
+        MAX_HAND,
+    ),
+    opts.boolean(
+        "out_non_drinker_gains",
+        False,
+        "whether an eliminated non-drinker keeps gaining non_drinker_vp when another player wins a trick "
+        "(HO-4.4.5, HO-D6, HO-D32)",
     ),
 )

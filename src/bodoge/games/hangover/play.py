@@ -22,6 +22,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from bodoge.games.hangover.cards import DRINK_CODES, DRINK_INDEX, KEY, NUMBER, SUIT, normalize_snack
+from bodoge.games.hangover.options import ANY_TRICK, SECRET
 from bodoge.games.hangover.state import (
     ARRANGE,
     DECLARING,
@@ -43,13 +44,14 @@ PASS = 113
 STOP = 114
 FLIP = 115
 
-# trick outcomes (HO-4.4.6)
-JUDGED, HANGOVER, OUT = range(3)
-OUTCOME_NAMES = ("judged", "hangover", "out")
+# trick outcomes (HO-4.4.6); SPARED: a non-drinker's trick within `non_drinker_tricks` (HO-D31)
+JUDGED, HANGOVER, OUT, SPARED = range(4)
+OUTCOME_NAMES = ("judged", "hangover", "out", "spared")
 
 # events: small tuples whose first item is their type, turned into dicts by `information.event_view`
 EV_ARRANGE = "arrange"  # (seat, action id, the ordering as snack indices)
-EV_DECLARE = "declare"  # (seat, declared: bool)
+EV_DECLARE = "declare"  # (seat, declared: bool, the number of the trick it comes before)
+EV_REVEAL = "declarations"  # (the answers, one bool a seat): a secret round's answers shown (HO-D29)
 EV_PLAY = "play"  # (seat, card)
 EV_DISCARD = "discard"  # (seat, card) — the card is seen by its owner only
 EV_TRICK = "trick"  # (winner, S, outcome, k, bonus seats, the trick's number)
@@ -247,18 +249,47 @@ def apply(state: HangoverState, action: int) -> None:
         state.events.append((EV_STOP, p))
         judge(state, p)
         return
-    # HO-4.2: the non-drinker declaration
-    declared = a == DECLARE
+    declare(state, p, a == DECLARE)
+
+
+def declare(state: HangoverState, p: int, declared: bool) -> None:
+    """HO-4.2: one seat's answer, then the next seat to answer or the trick (HO-D29: a secret round's
+    answers all take effect, and are shown, once the last is in; under any_trick only the seats that
+    may still declare are asked)."""
+    g = state.game
     state.declared[p] = 1 if declared else 0
-    if declared:
+    secret = g.declaration == SECRET
+    if declared and not secret:
         state.status[p] = NON_DRINKER
-    state.events.append((EV_DECLARE, p, declared))
-    if p + 1 < state.game.num_players:
+    state.events.append((EV_DECLARE, p, declared, len(state.past) + 1))
+    n = g.num_players
+    if g.declaration == ANY_TRICK:
+        q = next_to_declare(state, p + 1)
+        if q is not None:
+            state.current_player = q
+            return
+    elif p + 1 < n:
         state.current_player = p + 1
-    else:
-        state.phase = TRICK
+        return
+    if secret:
+        for q in range(n):
+            if state.declared[q] == 1:
+                state.status[q] = NON_DRINKER
+        state.events.append((EV_REVEAL, tuple(d == 1 for d in state.declared)))
+    state.phase = TRICK
+    if not state.past:
         state.leader = 0
-        state.current_player = 0
+    state.current_player = state.leader
+
+
+def next_to_declare(state: HangoverState, start: int) -> int | None:
+    """HO-D29 (any_trick): the first seat from `start` on that may still declare: an active drinker
+    who has won no trick (and so has not declared)."""
+    status, tricks = state.status, state.tricks
+    for q in range(start, state.game.num_players):
+        if status[q] == DRINKER and not tricks[q]:
+            return q
+    return None
 
 
 def arrange(state: HangoverState, p: int, a: int) -> None:
@@ -279,11 +310,12 @@ def arrange(state: HangoverState, p: int, a: int) -> None:
         state.current_player = 0
 
 
-def won_trick(status: int, tricks: int, hangover_trick: int) -> int:
-    """The status of a trick's winner, who has now won `tricks` tricks: a non-drinker is out
-    (HO-5.3.2), a drinker at the hangover trick hung over (HO-5.4, HO-D23)."""
+def won_trick(status: int, tricks: int, hangover_trick: int, non_drinker_tricks: int = 0) -> int:
+    """The status of a trick's winner, who has now won `tricks` tricks: a non-drinker past the tricks
+    it may win (`non_drinker_tricks`, HO-D31; none by default) is out (HO-5.3.2), a drinker at the
+    hangover trick hung over (HO-5.4, HO-D23)."""
     if status == NON_DRINKER:
-        return OUT_NON_DRINKER
+        return OUT_NON_DRINKER if tricks > non_drinker_tricks else NON_DRINKER
     if tricks >= hangover_trick:
         return HUNG_OVER
     return status
@@ -303,12 +335,18 @@ def resolve(state: HangoverState) -> None:
     k = state.tricks[w]
     status = state.status
     bonus = []
-    for q in range(n):  # HO-4.4.5, HO-D5, HO-D6
-        if q != w and status[q] == NON_DRINKER:
-            state.vp[q] += 1
+    gain = g.non_drinker_vp
+    # HO-4.4.5, HO-D5, HO-D6 (HO-D30: the bonus; HO-D32: an out non-drinker may keep gaining it)
+    keeps = OUT_NON_DRINKER if g.out_non_drinker_gains else NON_DRINKER
+    for q in range(n):
+        if q != w and NON_DRINKER <= status[q] <= keeps:
+            state.vp[q] += gain
             bonus.append(q)
-    status[w] = won_trick(status[w], k, g.hangover_trick)
-    if status[w] == OUT_NON_DRINKER:
+    was = status[w]
+    status[w] = won_trick(was, k, g.hangover_trick, g.non_drinker_tricks)
+    if was == NON_DRINKER and status[w] == NON_DRINKER:  # HO-D31: no judgement, and they lead next
+        state.events.append((EV_TRICK, w, total, SPARED, k, tuple(bonus), number))
+    elif status[w] == OUT_NON_DRINKER:
         state.events.append((EV_TRICK, w, total, OUT, k, tuple(bonus), number))
     elif status[w] == HUNG_OVER:
         state.events.append((EV_TRICK, w, total, HANGOVER, k, tuple(bonus), number))
@@ -360,6 +398,12 @@ def next_trick(state: HangoverState, w: int) -> None:
     while status[leader] >= OUT_NON_DRINKER:  # HO-D8: first active player clockwise
         leader = leader + 1 if leader + 1 < n else 0
     state.leader = leader
+    if g.declaration == ANY_TRICK and g.non_drinker:  # HO-D29: a declaration before every later trick
+        q = next_to_declare(state, 0)
+        if q is not None:
+            state.phase = DECLARING
+            state.current_player = q
+            return
     state.phase = TRICK
     state.current_player = leader
 

@@ -10,12 +10,18 @@ state's fields, its phases and the players' statuses.
 from __future__ import annotations
 
 import math
-from typing import ClassVar
+from typing import Any, ClassVar
 
 from bodoge.errors import BadOption, IllegalAction
 from bodoge.games.hangover import play, scoring, setup
 from bodoge.games.hangover.cards import drink_deck, snack_values
-from bodoge.games.hangover.options import MAX_ARRANGEMENTS, MAX_SNACKS, OPTION_SPECS
+from bodoge.games.hangover.options import (
+    ANY_TRICK,
+    LATER_OPTIONS,
+    MAX_ARRANGEMENTS,
+    MAX_SNACKS,
+    OPTION_SPECS,
+)
 from bodoge.games.hangover.play import FLIP, _enumerate_arrangements
 from bodoge.games.hangover.state import HangoverGame, HangoverState
 
@@ -74,6 +80,10 @@ class Hangover(HangoverGame):
         self.snacks_per_player = o["snacks_per_player"]
         self.non_drinker = o["non_drinker"]
         self.end_when_one_active = o["end_when_one_active"]
+        self.declaration = o["declaration"]
+        self.non_drinker_vp = o["non_drinker_vp"]
+        self.non_drinker_tricks = o["non_drinker_tricks"]
+        self.out_non_drinker_gains = o["out_non_drinker_gains"]
         self.drink_cards = drink_deck(o["removed_numbers"][n])
         if self.hand_size * n > len(self.drink_cards):
             raise BadOption(
@@ -114,11 +124,23 @@ class Hangover(HangoverGame):
         self.arrange0 = FLIP + 2 * len(self.snack_codes)
         self.num_actions = self.arrange0 + len(self.arrangements)
 
+    def options_json(self) -> dict[str, Any]:
+        """The options as JSON, each option of the non-drinker variants (HO-D29–HO-D32) only where it
+        is not at its default: a default game's record and views are word for word what they were
+        before these options existed, and an old record, which lacks them, replays with the defaults."""
+        out = super().options_json()
+        for spec in OPTION_SPECS:
+            if spec.name in LATER_OPTIONS and out.get(spec.name) == spec.default:
+                del out[spec.name]
+        return out
+
     def max_game_length(self) -> int:
         n = self.num_players
+        # HO-4.2: one answer a seat before trick 1; under any_trick (HO-D29) before every later trick too
+        rounds = self.hand_size if self.declaration == ANY_TRICK else 1
         return (
             (n if self.snacks_per_player else 0)
-            + (n if self.non_drinker else 0)
+            + (n * rounds if self.non_drinker else 0)
             + self.hand_size * n
             + self.snacks_per_player * n
             + self.hand_size

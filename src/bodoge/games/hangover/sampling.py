@@ -1,14 +1,16 @@
 """Determinization for Hangover (DESIGN.md §2): a full state consistent with one seat's view.
 
-The view's log holds every action of the game, with only two kinds of secret: other players' snack
-arrangements and other players' face-down discards. So a sample is built in two steps:
+The view's log holds every action of the game, with only three kinds of secret: other players' snack
+arrangements, other players' face-down discards and, while a secret declaration round (HO-D29) is
+under way, other players' answers. So a sample is built in two steps:
 
 1. deal what the seat cannot see at random: the unseen drink cards among the other players' hands, their
    face-down discards and the set-aside pile (never giving a player a suit they showed they lack, since
    nobody draws); the unseen snack cards among the other players' face-down columns (or unarranged hands)
    and the set-aside pile; then rebuild each other player's first arrangement from where their cards lie
    now, the public slides and the public flips;
-2. start a state from those initial hands and replay the log's actions, the hidden ones filled in.
+2. start a state from those initial hands and replay the log's actions, the hidden ones filled in
+   (an unseen secret answer: declare or pass, each with chance 1/2, never the true one read).
 
 The view is read once (`Reading`) and dealt from many times: a search samples one view thousands of
 times (`sampler`). What a search uses by default, `likely_sampler`, also reads each other seat's
@@ -31,6 +33,7 @@ from bodoge.errors import IllegalAction
 from bodoge.games.hangover import heuristic, setup
 from bodoge.games.hangover import play as r
 from bodoge.games.hangover.cards import DRINK_INDEX, SUIT
+from bodoge.games.hangover.options import SECRET
 from bodoge.games.hangover.play import lead_suit_result
 from bodoge.games.hangover.setup import shuffle
 from bodoge.games.hangover.state import DRINKER, NON_DRINKER, HangoverGame, HangoverState
@@ -163,6 +166,7 @@ class Reading:
         void: list[set[int]] = [set() for _ in range(n)]
         arranged: list[list[int] | None] = [None] * n
         judged: list[list[tuple[int, int]]] = [[] for _ in range(n)]
+        hidden: dict[int, int] = {}  # seat -> the index in `actions` of its unseen secret answer
         # for `likely`: the cards each seat's plays say it did not hold, read with the trick so far and
         # every seat's status and tricks won as they were then
         not_held = [0] * n
@@ -189,9 +193,20 @@ class Reading:
                 discard_count[q] += 1
                 trick.append(-1)
             elif kind == "declare":
-                if e["non_drinker"]:
-                    status[e["seat"]] = NON_DRINKER
-                actions.append(("id", e["seat"], r.DECLARE if e["non_drinker"] else r.PASS))
+                q = e["seat"]
+                if e["non_drinker"] is None:  # HO-D29: a secret answer this seat has not seen (yet)
+                    hidden[q] = len(actions)
+                    actions.append(("declare", q, None))
+                else:
+                    if e["non_drinker"] and game.declaration != SECRET:
+                        status[q] = NON_DRINKER
+                    actions.append(("id", q, r.DECLARE if e["non_drinker"] else r.PASS))
+            elif kind == "declarations":  # HO-D29: the secret answers, shown together
+                for q in e["non_drinkers"]:
+                    status[q] = NON_DRINKER
+                for q, at in hidden.items():
+                    actions[at] = ("id", q, r.DECLARE if q in e["non_drinkers"] else r.PASS)
+                hidden = {}
             elif kind == "flip":
                 d = sidx[e["card"]]
                 v = 0 if game.snack_value[d][0] == e["value"] else 1
@@ -208,7 +223,7 @@ class Reading:
                 leader = (e["seat"] + 1) % n  # the last to play sits just before the leader
                 w = (leader + lead_suit_result(trick)[0]) % n
                 won[w] += 1
-                status[w] = r.won_trick(status[w], won[w], game.hangover_trick)
+                status[w] = r.won_trick(status[w], won[w], game.hangover_trick, game.non_drinker_tricks)
                 trick = []
         self.seat, self.actions, self.plays, self.discard_count = seat, actions, plays, discard_count
         self.others = [q for q in range(n) if q != seat]
@@ -342,6 +357,8 @@ class Reading:
                 a = payload
             elif kind == "discard":
                 a = r.DISCARD + hidden_discards[q][payload]
+            elif kind == "declare":  # an unseen secret answer (HO-D29): either, by chance
+                a = r.DECLARE if rng.random() < 0.5 else r.PASS
             else:
                 a = arrange_ids[q]
             try:

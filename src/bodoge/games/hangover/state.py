@@ -36,6 +36,10 @@ class HangoverGame(Game):
     snacks_per_player: int
     non_drinker: bool
     end_when_one_active: bool
+    declaration: str  # options.IN_ORDER, SECRET or ANY_TRICK (HO-4.2, HO-D29)
+    non_drinker_vp: int  # HO-4.4.5, HO-D30
+    non_drinker_tricks: int  # tricks a non-drinker may win and stay active (HO-5.3.2, HO-D31)
+    out_non_drinker_gains: bool  # HO-D6, HO-D32
     drink_cards: list[int]  # the drink cards in play, sorted
     # distinct snack codes in first-appearance order; a snack card is its index here
     snack_codes: list[str]
@@ -62,7 +66,7 @@ class HangoverState(State):
     status: list[int]
     tricks: list[int]
     vp: list[int]
-    declared: list[int]
+    declared: list[int]  # -1 not answered yet, 0 passed (so far), 1 declared (HO-4.2)
 
     leader: int
     phase: int
@@ -94,7 +98,19 @@ class HangoverState(State):
         assert Counter(snacks) == Counter(g.snack_deck), "a snack card is missing or in two places"
         assert all(len(cols) == g.num_columns for cols in self.columns)
         assert all(s in (DRINKER, NON_DRINKER, OUT_NON_DRINKER, HUNG_OVER) for s in self.status)
-        assert all(0 <= t <= g.hangover_trick for t in self.tricks)
+        assert all(t >= 0 for t in self.tricks)
+        for s, t in zip(self.status, self.tricks, strict=True):
+            if s == DRINKER:
+                assert t < g.hangover_trick, "a drinker past the hangover trick"
+            elif s == HUNG_OVER:
+                assert t <= g.hangover_trick
+            elif s == NON_DRINKER:  # HO-5.3.2, HO-D31: within the tricks a non-drinker may win
+                assert t <= g.non_drinker_tricks, "an active non-drinker past the tricks allowed"
+            else:
+                assert t <= g.non_drinker_tricks + 1
+        for s, d in zip(self.status, self.declared, strict=True):
+            if s in (NON_DRINKER, OUT_NON_DRINKER):
+                assert d == 1, "a non-drinker who never declared"
         if self.current_player is not None and self.phase == TRICK and not self.trick:
             assert self.status[self.current_player] < OUT_NON_DRINKER, "an eliminated player leads"
 

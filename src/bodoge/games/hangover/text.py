@@ -9,6 +9,7 @@ from typing import Any
 
 from bodoge.core.text import Texts
 from bodoge.games.hangover.cards import DRINK_CODES, DRINK_INDEX, NUMBER, SUIT, SUITS
+from bodoge.games.hangover.options import IN_ORDER, SECRET
 from bodoge.games.hangover.state import (
     FLIPPING,
     OUT_NON_DRINKER,
@@ -59,14 +60,18 @@ def _seats(seats: list[int], lang: str) -> str:
     return TEXTS.say(lang, "list.separator").join(TEXTS.say(lang, "list.seat", seat=q) for q in seats)
 
 
-def _trick(seen: Mapping[str, Any], lang: str) -> str:
+def _trick(game: HangoverGame, seen: Mapping[str, Any], lang: str) -> str:
     fields = {**seen, "card": _card(seen["card"], lang), "nth": _nth(seen["own_trick"], lang)}
-    line = TEXTS.say(lang, f"event.trick.{seen['outcome']}", **fields)
+    outcome = seen["outcome"]
+    if outcome == "out" and (game.non_drinker_tricks or game.out_non_drinker_gains):
+        outcome = "out_option"  # HO-D31, HO-D32: not a first trick, or the VP not frozen
+    line = TEXTS.say(lang, f"event.trick.{outcome}", **fields)
     bonus = seen["bonus"]
     if bonus:
-        line += TEXTS.say(
-            lang, "event.trick.bonus_" + ("one" if len(bonus) == 1 else "many"), seats=_seats(bonus, lang)
-        )
+        key = "event.trick.bonus_" + ("one" if len(bonus) == 1 else "many")
+        if game.non_drinker_vp != 1:  # HO-D30
+            key += "_vp"
+        line += TEXTS.say(lang, key, seats=_seats(bonus, lang), vp=game.non_drinker_vp)
     return line
 
 
@@ -110,7 +115,12 @@ def event_text(game: HangoverGame, seen: Mapping[str, Any], lang: str) -> str:
     seat may not see (another player's face-down discard or snack order) is never named."""
     kind = seen["type"]
     if kind == "trick":
-        return _trick(seen, lang)
+        return _trick(game, seen, lang)
+    if kind == "declarations":  # HO-D29: a secret round's answers, shown together
+        declared = seen["non_drinkers"]
+        if not declared:
+            return TEXTS.say(lang, "event.declarations_none")
+        return TEXTS.say(lang, "event.declarations", seats=_seats(declared, lang))
     if kind == "judge":
         return _judge(seen, lang)
     if kind == "game_end":
@@ -123,8 +133,15 @@ def event_text(game: HangoverGame, seen: Mapping[str, Any], lang: str) -> str:
             key += "_hidden"
         else:
             fields["card"] = _card(card, lang)
-    elif kind == "declare" and not seen["non_drinker"]:
-        key += "_pass"
+    elif kind == "declare":
+        if seen["non_drinker"] is None:
+            key += "_hidden"  # HO-D29: another seat's secret answer
+        else:
+            if not seen["non_drinker"]:
+                key += "_pass"
+            if seen.get("before_trick", 1) > 1:  # HO-D29 (any_trick): a later declaration
+                key += "_later"
+                fields["number"] = seen["before_trick"]
     elif kind == "arrange" and seen.get("order") is not None:
         key += "_seen"
         fields["order"] = " ".join(seen["order"])
@@ -141,6 +158,11 @@ def decision_text(state: HangoverState, lang: str) -> str:
         return TEXTS.say(
             lang, "decision.flip", seat=p, column=state.tricks[p], total=total, limit=state.game.limit
         )
+    if phase == "declare" and state.game.declaration != IN_ORDER:  # HO-D29
+        if state.game.declaration == SECRET:
+            return TEXTS.say(lang, "decision.declare_secret", seat=p)
+        if state.past:
+            return TEXTS.say(lang, "decision.declare_later", seat=p, number=len(state.past) + 1)
     if phase != "trick":
         return TEXTS.say(lang, f"decision.{phase}", seat=p)
     number = len(state.past) + 1
