@@ -41,7 +41,7 @@ import typer
 import bodoge
 from bodoge import agents
 from bodoge.arena.stats import clustered_mean_ci
-from bodoge.cli import parse_settings
+from bodoge.cli.common import parse_settings
 from bodoge.errors import BodogeError
 from bodoge.games.hangover import heuristic
 

@@ -40,6 +40,8 @@ def smaller(argv: list[str], out: Path) -> list[str]:
     if argv[0] == "tune":
         argv[argv.index("--trials") + 1] = "1"
         argv[argv.index("--out") + 1] = str(out / "tune")
+    if argv[0] == "profiles":  # its report has no plots
+        return [*argv, "--no-progress", "--jobs", "1"]
     return [*argv, "--no-progress", "--no-plots", "--jobs", "1"]
 
 

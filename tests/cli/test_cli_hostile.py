@@ -21,11 +21,12 @@ from interrupt import CHILD
 from typer.testing import CliRunner
 
 import bodoge
-from bodoge import agents, cli
+from bodoge import agents
 from bodoge.arena.runner import MAX_GAMES, MAX_JOBS
 from bodoge.cli import app
+from bodoge.cli.common import console
 from bodoge.core.game import MAX_SEED
-from bodoge.core.options import Option
+from bodoge.core.options import Option, allowed_text
 from bodoge.core.registry import game_class
 
 runner = CliRunner()
@@ -420,12 +421,12 @@ def test_rules_shows_whole_option_names_at_80_columns_and_the_bounds(
     name: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     specs = game_class(name).option_specs
-    monkeypatch.setattr(cli.console, "_width", 80)
+    monkeypatch.setattr(console, "_width", 80)
     narrow = runner.invoke(app, ["rules", name])
     assert narrow.exit_code == 0, narrow.output
     for spec in specs:
         assert re.search(rf"│ {re.escape(spec.name)} +│", narrow.output), spec.name
-    monkeypatch.setattr(cli.console, "_width", 1000)
+    monkeypatch.setattr(console, "_width", 1000)
     wide = runner.invoke(app, ["rules", name]).output
     for spec in specs:
         row = next(line for line in wide.splitlines() if re.match(rf"│ {re.escape(spec.name)} +│", line))
@@ -440,6 +441,6 @@ def test_allowed_text_adds_bounds_the_text_does_not_name() -> None:
         allowed = "an integer ≥ 1"
         lo, hi = 1, 50
 
-    assert cli.allowed_text(Spec()) == "an integer ≥ 1 (from 1 to 50)"
+    assert allowed_text(Spec()) == "an integer ≥ 1 (from 1 to 50)"
     Spec.allowed = "an integer from 1 to 50"
-    assert cli.allowed_text(Spec()) == "an integer from 1 to 50"
+    assert allowed_text(Spec()) == "an integer from 1 to 50"

@@ -9,8 +9,8 @@ import pytest
 from typer.testing import CliRunner
 
 import bodoge
-from bodoge import cli
 from bodoge.cli import app
+from bodoge.cli.common import console
 from bodoge.core.registry import game_class
 
 runner = CliRunner()
@@ -19,7 +19,7 @@ runner = CliRunner()
 @pytest.mark.parametrize("game", bodoge.games())
 @pytest.mark.parametrize("lang", ["en", "ja"])
 def test_option_names_are_never_cut(game: str, lang: str, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(cli.console, "width", 80)  # an 80-column terminal
+    monkeypatch.setattr(console, "width", 80)  # an 80-column terminal
     result = runner.invoke(app, ["rules", game, "--lang", lang])
     assert result.exit_code == 0, result.output
     names = re.findall(r"^│ (\S+)", result.output, flags=re.MULTILINE)
@@ -30,7 +30,7 @@ def test_option_names_are_never_cut(game: str, lang: str, monkeypatch: pytest.Mo
 def test_the_options_table_speaks_japanese(game: str, monkeypatch: pytest.MonkeyPatch) -> None:
     cls = game_class(game)
     texts = cls.needed_part("text").TEXTS
-    monkeypatch.setattr(cli.console, "width", 2000)  # wide enough that no cell wraps
+    monkeypatch.setattr(console, "width", 2000)  # wide enough that no cell wraps
     result = runner.invoke(app, ["rules", game, "--lang", "ja"])
     assert result.exit_code == 0, result.output
     flat = re.sub(r"\s+", "", result.output)

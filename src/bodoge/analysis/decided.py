@@ -18,10 +18,11 @@ deals could not tell) count in the swings, never in the losses.
 from __future__ import annotations
 
 from collections import defaultdict
+from collections.abc import Sequence
 from typing import Any
 
 from bodoge.agents.counterfactual import action_label, vocabulary
-from bodoge.analysis.review import JUDGED, NOT_SO_GOOD
+from bodoge.analysis.review import JUDGED, NOT_SO_GOOD, Progress, review_records
 from bodoge.arena.stats import clustered_mean_ci
 from bodoge.core.registry import make
 
@@ -114,6 +115,23 @@ EXPLAINED = (
 )
 KIND_HEADER = ["kind of decision", "decisions", "mean swing", "mean loss", "not so good"]
 SWING_HEADER = ["game", "move", "seat", "kind", "chosen", "class", "win chance before → after"]
+
+
+def review_decided(
+    records: Sequence[Any],
+    seed: int = 1,
+    jobs: int = 1,
+    progress: Progress | None = None,
+    backend: str = "pool",
+    address: str | None = None,
+) -> dict[str, Any]:
+    """Review finished games' records, every seat with the default budget (`review_records`), and
+    say where they were decided (`decided`): what `bodoge sim --review N` adds to a run's summary
+    (its `review`). `progress(done, total)` is called after each reviewed decision."""
+    reviews = review_records(
+        records, seed=seed, jobs=jobs, progress=progress, backend=backend, address=address
+    )
+    return decided(reviews)
 
 
 def title(decided_: dict[str, Any]) -> str:

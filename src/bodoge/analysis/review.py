@@ -20,14 +20,17 @@ from __future__ import annotations
 
 import concurrent.futures as cf
 import contextlib
+import json
 import multiprocessing
 import random
 import sys
 from collections.abc import Callable, Iterator, Sequence
+from pathlib import Path
 from typing import Any
 
 import bodoge
 from bodoge.agents.heuristic import heuristic_policy
+from bodoge.analysis.review_html import review_html
 from bodoge.analysis.values import (
     Budget,
     Deal,
@@ -430,6 +433,14 @@ def review_record(
     worker processes; `progress(done, total)`: called after each decision; `more`: `backend`,
     `address`, `rollout`, `deal` (as `review_records`). BadRecord or BadOption before any search."""
     return review_records([record], seats, budget, seed, jobs, progress, **more)[0]
+
+
+def write_review(review: dict[str, Any], folder: Path) -> None:
+    """Write a review into `folder` (which exists): review.json (the review itself, docs/review.md)
+    and review.html (the same as one page, `review_html`). OSError if they cannot be written."""
+    text = json.dumps(review, ensure_ascii=False, indent=1) + "\n"
+    (folder / "review.json").write_text(text, encoding="utf-8")
+    (folder / "review.html").write_text(review_html(review), encoding="utf-8")
 
 
 # -- running the units -------------------------------------------------------------------------------

@@ -13,6 +13,7 @@ from bodoge.arena.match import MatchResult, play_match
 from bodoge.arena.report import print_summary, write_report
 from bodoge.arena.runner import (
     SimConfig,
+    kept_records,
     load_records,
     make_game,
     play_game,
@@ -29,6 +30,7 @@ __all__ = [
     "MatchResult",
     "SimConfig",
     "clustered_mean_ci",
+    "kept_records",
     "load_records",
     "make_game",
     "mean_ci",

@@ -458,6 +458,19 @@ def load_records(path: Path, repair: bool = False) -> list[dict[str, Any]]:
     return records
 
 
+def kept_records(path: Path | None, games: int) -> list[dict[str, Any]]:
+    """The finished games of a run's games.jsonl at `path` (after an interrupt or a failure: what
+    `run` kept), as far as they can be read, of its first `games` games; [] with no file or none
+    readable. `bodoge sim` reports them and summarizes them when it is stopped."""
+    if path is None:
+        return []
+    try:
+        records = load_records(path)
+    except (BodogeError, OSError):
+        return []
+    return [r for r in records if r["arena"]["index"] < games]
+
+
 #: Folders beside a run's that `seed_overlaps` reads at most (each a run.json: bounded work).
 MAX_NEIGHBOURS = 200
 

@@ -179,6 +179,19 @@ def boolean(name: str, default: bool, help: str) -> Option:
     return Option(name, default, "true or false", help, as_bool)
 
 
+def allowed_text(spec: Any) -> str:
+    """What an option allows, its bounds named: the spec's own `allowed` text, with `lo`/`hi` (an
+    integer option's bounds) added where the text does not name them already (`bodoge rules`)."""
+    text = str(spec.allowed)
+    lo, hi = getattr(spec, "lo", None), getattr(spec, "hi", None)
+    missing = [n for n in (lo, hi) if n is not None and str(n) not in text and f"{n:,}" not in text]
+    if missing and lo is not None and hi is not None:
+        text += f" (from {lo} to {hi})"
+    elif missing:
+        text += f" ({'at least' if lo is not None else 'at most'} {missing[0]})"
+    return text
+
+
 def parse_text(text: str) -> Any:
     """A value typed on the command line: JSON if it parses (12, true, [2,1,-1], {"3": 7}), else the text."""
     try:

@@ -20,7 +20,7 @@ from bodoge.server.app import PROTOCOL, WS_MAX_SIZE, ServerConfig, create_app
 if TYPE_CHECKING:
     import uvicorn
 
-__all__ = ["PROTOCOL", "ServerConfig", "create_app", "listening_sockets", "serve"]
+__all__ = ["PROTOCOL", "ServerConfig", "create_app", "listen_problem", "listening_sockets", "serve"]
 
 
 class QuietWebsockets(logging.Filter):
@@ -57,6 +57,21 @@ def collect_garbage_in_full_rarely() -> None:
             gc.collect()
 
     threading.Thread(target=collect, name="bodoge-gc", daemon=True).start()
+
+
+def listen_problem(host: str, port: int) -> str | None:
+    """Why the server could not listen on `host` and `port` (an unknown host, a port taken, no
+    permission), or None if it can: a socket is bound the way uvicorn binds it, then closed. For a
+    refusal before anything starts (`bodoge serve` checks its --host, --port and metrics port)."""
+    family = socket.AF_INET6 if ":" in host else socket.AF_INET
+    try:
+        with socket.socket(family, socket.SOCK_STREAM) as sock:
+            sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+            sock.bind((host, port))
+    # TypeError: a host that is not text
+    except (OSError, UnicodeError, ValueError, TypeError, OverflowError) as exc:
+        return exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
+    return None
 
 
 def serve(host: str, port: int, config: ServerConfig, log_level: str = "info") -> None:

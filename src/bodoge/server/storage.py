@@ -45,9 +45,11 @@ from sqlalchemy import (
     text,
     update,
 )
-from sqlalchemy.engine import make_url
-from sqlalchemy.exc import IntegrityError
+from sqlalchemy.engine import URL, make_url
+from sqlalchemy.exc import ArgumentError, IntegrityError, NoSuchModuleError, SQLAlchemyError
+from sqlalchemy.pool import NullPool
 
+from bodoge.errors import BodogeError
 from bodoge.server.cluster import encode
 from bodoge.server.guard import check_value
 
@@ -249,6 +251,49 @@ def normalize_url(url: str) -> str:
     if parsed.drivername in ("postgresql", "postgres"):
         parsed = parsed.set(drivername="postgresql+psycopg")
     return parsed.render_as_string(hide_password=False)
+
+
+#: What `database_url` allows, in its refusals.
+DATABASE_URLS = "a SQLAlchemy URL such as sqlite:///bodoge.db or postgresql://user:pw@host/bodoge"
+
+
+def database_url(db: str) -> tuple[URL, str]:
+    """The database URL `db` as the server uses it (`normalize_url`), and as it may be shown (no
+    password). BodogeError, naming the URL as shown, if it is not a URL, names a database SQLAlchemy
+    does not know, or its driver is not installed; nothing is connected to."""
+    try:
+        shown = make_url(db).render_as_string(hide_password=True)
+        url = make_url(normalize_url(db))
+    except (ArgumentError, ValueError, TypeError):
+        raise BodogeError(f"{db!r} is not a database URL; allowed: {DATABASE_URLS}") from None
+    try:
+        dialect = url.get_dialect()
+    except NoSuchModuleError:
+        raise BodogeError(
+            f"{shown}: SQLAlchemy has no database {url.drivername!r}; allowed: {DATABASE_URLS}"
+        ) from None
+    try:
+        dialect.import_dbapi()
+    except ImportError as exc:
+        raise BodogeError(f"{shown}: the driver for {url.drivername} is not installed ({exc})") from None
+    return url, shown
+
+
+def check_database(url: URL | str, shown: str) -> None:
+    """BodogeError (`shown`: the URL as it may be shown) if the database cannot be reached or read:
+    its schema is read, so a file that is no database fails. SQLite makes a missing file, as the
+    server does a moment later."""
+    try:
+        engine = create_engine(url, poolclass=NullPool)
+        try:
+            with engine.connect() as conn:
+                inspect(conn).get_table_names()
+        finally:
+            engine.dispose()
+    except SQLAlchemyError as exc:
+        cause = getattr(exc, "orig", None) or exc
+        reason = str(cause).strip().splitlines()[0] if str(cause).strip() else type(cause).__name__
+        raise BodogeError(f"{shown}: cannot use the database: {reason}") from None
 
 
 class Storage:

@@ -1,0 +1,5 @@
+"""`python -m bodoge.cli`: the `bodoge` command."""
+
+from bodoge.cli import main
+
+main()
