@@ -188,7 +188,7 @@ def test_recheck_plays_free_agents_at_every_player_count(hangover: dict[str, Any
     result["recheck"] = checked
     report = tune_report.report_md(result)
     section = report[report.index("## Checked with free agents at every player count") :]
-    assert "| 3 | heuristic, random, random |" in section and "| 5 |" in section
+    assert "| 3 | `heuristic`, `random`, `random` |" in section and "| 5 |" in section
     assert (
         "bodoge sim hangover --players 5 --agents heuristic,random,random,random,random --games 12" in section
     )

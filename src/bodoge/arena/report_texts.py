@@ -482,6 +482,17 @@ WARNINGS_JA: list[tuple[re.Pattern[str], str]] = [
         "席のローテーションがなく、ボットがそれぞれ違います：席ごとの勝利の割合（と席バランス検定）には、"
         "席の有利不利とそこに座ったボットの強さが混ざり、腕前の順位は違う席のボットどうしを比べています",
     ),
+    (  # arena.runner.seed_overlaps
+        re.compile(
+            r"this run's deals (?P<mine>\S+) share deals (?P<shared>\S+) with the run in (?P<folder>.+) "
+            r"\(--seed (?P<seed>\d+), deals (?P<theirs>\S+)\): the two are neither independent samples nor a "
+            r"paired comparison; --seed (?P=seed) pairs them deal by deal, --seed (?P<fresh>\d+) or above "
+            r"makes them independent"
+        ),
+        "この実行の配札 {mine} のうち {shared} は、{folder} の実行（--seed {seed}、配札 {theirs}）と同じ配札"
+        "です。二つは独立な標本でも、配札ごとの対の比較でもありません。--seed {seed} なら配札ごとに対に"
+        "なり、--seed {fresh} 以上なら独立になります",
+    ),
 ]
 
 

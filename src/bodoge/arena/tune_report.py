@@ -242,7 +242,7 @@ def _recheck(result: dict[str, Any], lang: str) -> list[str]:
         return []
     config = result["config"]
     goals = [g["name"] for g in result["goals"]]
-    agents = ", ".join(checked["agents"])
+    agents = ", ".join(f"`{a}`" for a in checked["agents"])
     lines = [
         _say(
             lang,
@@ -259,7 +259,7 @@ def _recheck(result: dict[str, Any], lang: str) -> list[str]:
             "player count it was tuned with.",
             f"おすすめ案のオプションで、{agents} が自由に選ぶ形（avoid= / prefer= / at= なし）で、"
             f"人数ごとに {checked['games']} ゲームずつ遊び直しました（シード {checked['seed']}）。"
-            f"調整そのものは {checked['tuned_players']} 人、{', '.join(config['agents'])} で行っています。"
+            f"調整そのものは {checked['tuned_players']} 人、{', '.join(f'`{a}`' for a in config['agents'])} で行っています。"
             "調整のときには出なかった発見（**新**）がここに出たら、この案は調整に使ったボットや人数の"
             "ときにしか成り立たないということです。",
         ),
@@ -277,7 +277,7 @@ def _recheck(result: dict[str, Any], lang: str) -> list[str]:
     new_mark = _say(lang, "**new**", "**新**")
     for c in checked["counts"]:
         if "refused" in c:
-            cells = [str(c["players"]), ", ".join(c["agents"])] + ["—"] * (len(goals) + 2)
+            cells = [str(c["players"]), ", ".join(f"`{a}`" for a in c["agents"])] + ["—"] * (len(goals) + 2)
             cells.append(
                 _say(lang, f"not playable: {c['refused']}", f"この人数では遊べません：{c['refused']}")
             )
@@ -286,7 +286,7 @@ def _recheck(result: dict[str, Any], lang: str) -> list[str]:
                 f"{f['kind']} {new_mark}" if f["kind"] in c["new_findings"] else f["kind"]
                 for f in c["findings"]
             ]
-            cells = [str(c["players"]), ", ".join(c["agents"])]
+            cells = [str(c["players"]), ", ".join(f"`{a}`" for a in c["agents"])]
             cells += [_value(c["values"].get(g)) for g in goals]
             cells += [_value(c.get("tie")), _value(c.get("no_winner"))]
             cells.append(", ".join(kinds) or _say(lang, "none", "なし"))
@@ -412,7 +412,7 @@ def report_md(result: dict[str, Any], figures: dict[str, list[str]] | None = Non
             "",
             f"探した範囲：{', '.join(config['space'])}。目標：{goal_names}。"
             + (f"条件：{', '.join(config['require'])}。" if config["require"] else ""),
-            f"最初の席から順にボット：{', '.join(config['agents'])}。1試行あたり {config['games']} ゲーム、"
+            f"最初の席から順にボット：{', '.join(f'`{a}`' for a in config['agents'])}。1試行あたり {config['games']} ゲーム、"
             f"シード {config['seed']}：どの試行も同じ配り札を、席を回して遊びます。",
             f"試行：{len(done)} 案を遊び、{len(trials) - len(done)} 案は途中で打ち切りました（半分のゲームの"
             "時点で、区間がまるごと条件を破っていたため）。探索が同じ案をもう一度出したときは1回だけ載せています。",

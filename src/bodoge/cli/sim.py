@@ -24,6 +24,7 @@ from bodoge.cli.common import (
     ShowProgress,
     check_address,
     check_backend,
+    check_lang,
     console,
     error_line,
     fail,
@@ -105,6 +106,10 @@ def sim(
             f"agents' mean loss per kind of decision; 0: none (at most {MAX_SIM_REVIEWS}).",
         ),
     ] = 0,
+    lang: Annotated[
+        str,
+        typer.Option(help="Language of report.md and report.html: en or ja (the terminal stays English)."),
+    ] = "en",
 ) -> None:
     """Play many games between agents in parallel; print win shares, seats, ratings and findings; write
     a report (report.md, report.html, summary.json)."""
@@ -116,6 +121,7 @@ def sim(
     # Everything is checked before any work: flags, options of every variant, every agent, the folder.
     check_backend(backend)
     check_address(address, backend)
+    check_lang(lang)
     if resume and force:
         fail("--resume continues the run in --out and --force replaces it: give one of them")
     if resume and out is None:
@@ -152,6 +158,10 @@ def sim(
             runner.check_out(out)
     except BodogeError as exc:
         fail(str(exc))
+    # deals shared with a run beside this one under another seed: neither independent nor paired
+    overlaps = runner.seed_overlaps(config, out) if out is not None and not resume else []
+    for warning in overlaps:
+        console.print(f"[yellow]Warning:[/yellow] {escape(warning)}", soft_wrap=True)
     workers = worker_count(jobs)
     total = games * len(variants)
     bar = progress_bar(escape(f"{game} {n}p"), progress)
@@ -209,6 +219,7 @@ def sim(
     if not records:
         raise typer.Exit(130 if interrupted else 0)
     summary = arena.summarize(records, config)
+    summary["warnings"] += overlaps
     if experiments and not interrupted:
         measure_costs(summary, records, config, experiments, workers, backend, address)
     if review and not interrupted:
@@ -222,7 +233,7 @@ def sim(
             f"({played} games in {elapsed:.1f} s, {workers} {backend} worker(s))"
         )
     if out is not None:
-        report = arena.write_report(summary, records, out, plots=plots)
+        report = arena.write_report(summary, records, out, plots=plots, lang=lang)
         console.print(
             f"records: {path_markup(out / 'games.jsonl')}; report: {path_markup(report)}", soft_wrap=True
         )

@@ -18,6 +18,7 @@ from bodoge.cli.common import (
     Players,
     ShowProgress,
     check_backend,
+    check_lang,
     console,
     fail,
     integers,
@@ -25,7 +26,7 @@ from bodoge.cli.common import (
     worker_count,
 )
 from bodoge.core.game import MAX_SEED
-from bodoge.errors import BadOption, BodogeError
+from bodoge.errors import BodogeError
 
 
 def tune(
@@ -88,13 +89,26 @@ def tune(
     resume: Annotated[bool, typer.Option(help="Go on with the study in --out (or --study).")] = False,
     progress: ShowProgress = True,
     plots: DrawPlots = True,
+    recheck_games: Annotated[
+        int,
+        typer.Option(
+            callback=integers(0, 100_000),
+            help="Play the recommended options again with the agents choosing freely (no avoid=/prefer=/"
+            "at=) at every player count the game supports, this many games per count, and report what "
+            "changes (docs/tuning.md); 0: none.",
+        ),
+    ] = 0,
+    lang: Annotated[
+        str,
+        typer.Option(help="Language of report.md and report.html: en or ja (the terminal stays English)."),
+    ] = "en",
 ) -> None:
     """Search option values toward several goals at once (Optuna); write the Pareto set, a
     recommended variant and the `bodoge sim` command that reproduces it (tune.json, report.md, report.html)."""
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 
     from bodoge import arena
-    from bodoge.arena import runner, tune_report
+    from bodoge.arena import runner, tune_recheck, tune_report
     from bodoge.arena import tune as tuning
 
     try:
@@ -102,13 +116,15 @@ def tune(
     except ImportError:
         fail("bodoge tune needs Optuna: pip install 'bodoge[tune]'")
     check_backend(backend)
+    check_lang(lang)
     goals = goal or ["balance"]
     try:
         dims = tuning.parse_space(game, players, space or [])
         parsed_goals = [tuning.parse_goal(g) for g in goals]
         if len({g.name for g in parsed_goals}) != len(parsed_goals):
             fail("each --goal once")
-        constraints = [tuning.parse_constraint(c) for c in require or []]
+        for c in require or []:  # refused now, before any trial (the objective parses them again)
+            tuning.parse_constraint(c)
         n = arena.make_game(game, players, {}).num_players
         specs = (
             arena.split_agents(agents)
@@ -144,35 +160,7 @@ def tune(
     )
     task = bar.add_task("", total=trials, completed=done_before)
 
-    # (What a trial plays and measures belongs with bodoge.arena.tune; it is here until it moves there.)
-    def objective(trial: Any) -> list[float]:
-        params = tuning.suggest(trial, dims)
-        try:
-            options = tuning.options_for(game, n, dims, params)
-        except BadOption as exc:  # each end of each range is accepted, not every combination of them
-            trial.set_user_attr("options", params)
-            trial.set_user_attr("refused", str(exc))
-            tuning.constrain(trial, constraints, [1.0] * len(constraints))
-            raise optuna.TrialPruned() from None
-        trial.set_user_attr("options", options)
-        played = tuning.played_before(the_study, options)
-        if played is not None:  # the sampler proposed a variant again: same deals, same numbers
-            trial.set_user_attr("same_as", played.number)
-            trial.set_user_attr("estimates", played.user_attrs["estimates"])
-            tuning.constrain(trial, constraints, played.user_attrs["constraints"])
-            return list(played.values)
-        values, _summary = tuning.measure_trial(
-            config, options, out / "trials" / f"{trial.number:04d}", workers, backend, address
-        )
-        if values is None:
-            tuning.constrain(trial, constraints, [1.0] * len(constraints))
-            raise optuna.TrialPruned()
-        estimates = {name: est.to_json() for name, est in values.items()}
-        trial.set_user_attr("estimates", estimates)
-        tuning.constrain(
-            trial, constraints, [c.violation(values[f"require {c.text}"].mean) for c in constraints]
-        )
-        return [values[g.name].mean for g in parsed_goals]
+    objective = tuning.objective(the_study, config, dims, out, workers, backend, address)
 
     def on_trial(study_: Any, trial: Any) -> None:
         best = tuning.result(study_, config)["recommended"]
@@ -188,7 +176,14 @@ def tune(
             fail(str(exc))
     outcome = tuning.result(the_study, config)
     outcome["findings"] = tuning.recommended_findings(outcome, out)
-    tune_report.write(outcome, out, plots=plots)
+    if recheck_games and not interrupted:
+        try:
+            outcome["recheck"] = tune_recheck.recheck(
+                outcome, None, recheck_games, seed, workers, backend, address, out / "recheck"
+            )
+        except BodogeError as exc:
+            fail(str(exc))
+    tune_report.write(outcome, out, plots=plots, lang=lang)
     print_outcome(outcome, out)
     if interrupted:
         console.print("interrupted: the study is kept; --resume goes on with it")
@@ -206,6 +201,12 @@ def print_outcome(outcome: dict[str, Any], out: Path) -> None:
             console.print(f"     experiment: {escape(f['experiment'])}", soft_wrap=True)
         if not outcome["findings"]:
             console.print("  no findings on the recommended trial (docs/findings.md)")
+        for count in (outcome.get("recheck") or {}).get("counts", []):
+            if count.get("new_findings"):
+                console.print(
+                    f"  with free agents at {count['players']} players: new findings "
+                    f"{', '.join(count['new_findings'])} (report.md says more)"
+                )
     console.print(f"wrote {escape(path_markup(out / 'report.md'))}, report.html and tune.json")
 
 
