@@ -475,14 +475,14 @@ def _review_indexed(i: int, unit: dict[str, Any]) -> tuple[int, dict[str, Any]]:
 
 
 def _run_pool(units: list[dict[str, Any]], jobs: int) -> Iterator[tuple[int, dict[str, Any]]]:
-    from bodoge.arena.runner import _ignore_sigint
+    from bodoge.core.workers import ignore_sigint
 
     method = "fork" if "fork" in multiprocessing.get_all_start_methods() else None
     others = set(multiprocessing.active_children())
     executor = cf.ProcessPoolExecutor(
         max_workers=min(jobs, len(units)),
         mp_context=multiprocessing.get_context(method),
-        initializer=_ignore_sigint,
+        initializer=ignore_sigint,
         initargs=(list(sys.path),),
     )
     # in the record's order: the earliest decisions (the longest playouts) start first, none is left last
@@ -504,9 +504,9 @@ def _run_pool(units: list[dict[str, Any]], jobs: int) -> Iterator[tuple[int, dic
 def _run_ray(
     units: list[dict[str, Any]], jobs: int, address: str | None
 ) -> Iterator[tuple[int, dict[str, Any]]]:
-    from bodoge.arena.runner import _start_ray
+    from bodoge.core.workers import start_ray
 
-    started = _start_ray(jobs, address)
+    started = start_ray(jobs, address)
     import ray
 
     try:

@@ -386,7 +386,7 @@ def print_summary(summary: dict[str, Any], console: Console) -> None:
         head = f"{comparison['label']} minus {comparison['baseline']} (same deals)"
         _print_table(console, COMPARISON_HEADER, comparison_rows(comparison), head)
     if summary.get("review", {}).get("games"):
-        from bodoge.analysis import decided
+        from bodoge.arena import decided
 
         found = summary["review"]
         _print_table(console, decided.KIND_HEADER, decided.kind_rows(found), decided.title(found))
@@ -707,7 +707,7 @@ def markdown(summary: dict[str, Any], images: list[Path], lang: str = "en") -> s
 
 def _review_markdown(found: dict[str, Any], lang: str) -> list[str]:
     """The review's section: where the games are decided (`bodoge sim --review`)."""
-    from bodoge.analysis import decided
+    from bodoge.arena import decided
 
     if lang == "en":
         title, explained = decided.title(found), decided.EXPLAINED

@@ -551,7 +551,7 @@ def evidence_name(name: str, lang: str) -> str:
     return name
 
 
-#: The review's section (bodoge.analysis.decided) in Japanese.
+#: The review's section (bodoge.arena.decided) in Japanese.
 REVIEW_TITLE_JA = "勝負の分かれ目（{games} ゲーム、{decisions} 回の判断を見直し）"
 REVIEW_EXPLAINED_JA = (
     "各席のすべての判断を、その席から見えていた情報で評価しました（docs/review.md）。スイング：この判断"

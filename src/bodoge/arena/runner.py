@@ -39,7 +39,6 @@ import math
 import multiprocessing
 import os
 import random
-import signal
 import sys
 import time
 from collections.abc import Callable, Iterator, Mapping, Sequence
@@ -53,6 +52,7 @@ from bodoge.agents.base import Agent
 from bodoge.arena.match import play_match
 from bodoge.arena.metrics import end_reason, game_metrics
 from bodoge.core.game import MAX_SEED, Game
+from bodoge.core.workers import check_ray, ignore_sigint, start_ray
 from bodoge.errors import BadOption, BadRecord, BodogeError, is_int_in
 
 RUN_FORMAT = "bodoge-sim/1"
@@ -232,14 +232,6 @@ def play_chunk(config_json: dict[str, Any], jobs: Sequence[tuple[int, int]]) -> 
         raise BodogeError(str(exc)) from None
 
 
-def _ignore_sigint(paths: list[str]) -> None:
-    """Pool workers leave Ctrl-C to the parent (which stops them) and see the parent's import path."""
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
-    for p in reversed(paths):
-        if p not in sys.path:
-            sys.path.insert(0, p)
-
-
 # -- backends ------------------------------------------------------------------------------------
 
 Chunk = list[tuple[int, int]]
@@ -289,7 +281,7 @@ def _run_pool(config: SimConfig, todo: list[tuple[int, int]], jobs: int) -> Iter
     executor = cf.ProcessPoolExecutor(
         max_workers=jobs,
         mp_context=multiprocessing.get_context(method),
-        initializer=_ignore_sigint,
+        initializer=ignore_sigint,
         initargs=(list(sys.path),),
     )
     pending: set[cf.Future[list[dict[str, Any]]]] = set()
@@ -317,32 +309,6 @@ def _run_pool(config: SimConfig, todo: list[tuple[int, int]], jobs: int) -> Iter
             for process in processes:
                 if process.is_alive():
                     process.terminate()
-
-
-def check_ray() -> None:
-    """BodogeError now if Ray is not installed, before a run writes anything."""
-    if importlib.util.find_spec("ray") is None:
-        raise BodogeError("--backend ray needs Ray: pip install 'bodoge[ray]'")
-
-
-def _start_ray(jobs: int, address: str | None) -> bool:
-    """Start (or join) Ray; True if this call started it (so the run shuts it down again)."""
-    check_ray()
-    import ray
-
-    if ray.is_initialized():
-        return False
-    env = {"env_vars": {"PYTHONPATH": os.pathsep.join(p for p in sys.path if p)}}
-    try:
-        if address:
-            ray.init(address=address, runtime_env=env, log_to_driver=False)
-        else:
-            ray.init(num_cpus=jobs, runtime_env=env, include_dashboard=False, log_to_driver=False)
-    # Ray raises ConnectionError, RuntimeError or ValueError (among others) for a cluster it cannot reach.
-    except Exception as exc:
-        where = f" at {address}" if address else ""
-        raise BodogeError(f"Ray could not start{where}: {exc}") from None
-    return True
 
 
 def _run_ray(
@@ -617,7 +583,7 @@ def run(
                 "a new folder, the folder of a bodoge sim run, or --force to replace what is there",
                 "it holds a games.jsonl but no run.json",
             )
-    started_ray = _start_ray(jobs, address) if backend == "ray" else False
+    started_ray = start_ray(jobs, address) if backend == "ray" else False
     sink = None
     try:
         if out is not None:

@@ -1,5 +1,5 @@
 """`bodoge sim GAME`: many games between agents in parallel, their summary and report (the library:
-`bodoge.arena`; the review of some of the games: `bodoge.analysis.decided.review_decided`).
+`bodoge.arena`; the review of some of the games: `bodoge.arena.decided.review_decided`).
 
 A run stopped by Ctrl-C keeps its finished games and exits with 130.
 """
@@ -254,7 +254,7 @@ def review_games(
     with a progress bar; an interrupt or a failure leaves the review out and says so."""
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 
-    from bodoge.analysis.decided import review_decided
+    from bodoge.arena.decided import review_decided
 
     bar = Progress(
         TextColumn("review"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn(), console=console

@@ -9,7 +9,7 @@ from typing import Any
 
 from typer.testing import CliRunner
 
-from bodoge.analysis.decided import decided, decision_kind, swings
+from bodoge.arena.decided import decided, decision_kind, swings
 from bodoge.cli import app
 
 
