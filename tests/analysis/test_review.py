@@ -127,7 +127,7 @@ def test_random_play_is_judged_below_the_heuristic(name: str) -> None:
     for g in range(games):
         random_seat = g % players
         review = review_record(
-            played(name, players, seed=g, random_seat=random_seat), budget=Budget(deals=deals), jobs=2
+            played(name, players, seed=g, random_seat=random_seat), budget=Budget(deals=deals), jobs=1
         )
         for d in review["decisions"]:
             if d["class"] in JUDGED:

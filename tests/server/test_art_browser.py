@@ -83,7 +83,7 @@ def views() -> dict[str, dict[str, Any]]:
 def open_board_page(
     browser: Any, live: ProcessServer, lang: str, width: int = 1280, motion: str = "reduce"
 ) -> tuple[Any, list[str]]:
-    """A spectator's page of a Troika table of humans (the boards are loaded, nothing moves)."""
+    """A spectator's page of a Troika table of humans (every game's board loaded, nothing moves)."""
     with httpx.Client(base_url=live.url, timeout=30) as http:
         created = create_table(http, "troika", [{"kind": "human"}] * 3)
     context = browser.new_context(
@@ -95,6 +95,8 @@ def open_board_page(
     errors = watch_errors(page)
     page.goto(live.url + created["spectator_url"])
     page.wait_for_selector("#board .board-troika")
+    # A table loads its own game's board only: these tests draw every game's on the one page.
+    page.evaluate("Promise.all(Object.keys(boardScripts()).map(loadBoard))")
     return page, errors
 
 

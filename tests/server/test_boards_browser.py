@@ -238,8 +238,9 @@ def test_the_last_move_lights_the_piece_that_moved_not_its_twins(browser: Any, l
     with httpx.Client(base_url=live.url, timeout=30) as http:
         created = create_table(http, "tottarot", [{"kind": "human"}] * 3)
     page, errors = new_page(browser, "en")
-    page.goto(live.url + created["spectator_url"])  # a page with the boards loaded
+    page.goto(live.url + created["spectator_url"])  # a page that draws boards
     page.wait_for_selector("#status[data-state='live']")
+    page.evaluate("Promise.all(['troika', 'tokkuri'].map(loadBoard))")  # it loads its own game's only
 
     view, n, taker = troika_take_beside_its_twins()
     lit = page.evaluate(LIT, ["troika", view, None])

@@ -13,13 +13,11 @@ import os
 import time
 from collections.abc import AsyncIterator
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Annotated, Any, Literal
 
 from fastapi import FastAPI, HTTPException, Request, WebSocket, WebSocketDisconnect
 from fastapi.middleware.gzip import GZipMiddleware
-from fastapi.responses import FileResponse, JSONResponse, Response
-from fastapi.staticfiles import StaticFiles
+from fastapi.responses import JSONResponse, Response
 from pydantic import BaseModel, BeforeValidator, ConfigDict, Field
 from starlette.websockets import WebSocketState
 
@@ -56,11 +54,11 @@ from bodoge.server.table.connection import ActionError, Connection, dumps
 from bodoge.server.table.plain import chat_line
 from bodoge.server.table.runtime import TableRuntime
 from bodoge.server.tables import TableBusy, TableManager
+from bodoge.server.webclient import add_web_client
 
 log = logging.getLogger("bodoge.server")
 
 PROTOCOL = 1
-STATIC = Path(__file__).parent / "static"
 MAX_MESSAGE = 4096  # bytes of one client message; anything longer is refused unread
 WS_MAX_SIZE = 65536  # frames beyond this are closed by the websocket layer itself
 HELLO_TIMEOUT = 20.0
@@ -246,27 +244,7 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
             raise HTTPException(404, f"no table {table_id[:40]!r}")
         return runtime
 
-    @app.get("/", include_in_schema=False)
-    async def lobby_page() -> FileResponse:
-        return FileResponse(STATIC / "index.html")
-
-    @app.get("/t/{table_id}", include_in_schema=False)
-    async def table_page(table_id: str) -> FileResponse:
-        return FileResponse(STATIC / "table.html")
-
-    @app.get("/r/{table_id}", include_in_schema=False)
-    async def replay_page(table_id: str) -> FileResponse:
-        return FileResponse(STATIC / "replay.html")
-
-    @app.get("/learn/{game}", include_in_schema=False)
-    async def learn_page(game: str) -> FileResponse:
-        return FileResponse(STATIC / "learn.html")
-
-    @app.get("/rules/{game}", include_in_schema=False)
-    async def rules_page(game: str) -> FileResponse:
-        return FileResponse(STATIC / "rules.html")
-
-    app.mount("/static", StaticFiles(directory=STATIC), name="static")
+    add_web_client(app)  # the pages (one shell, rendered here once) and /static (server/webclient.py)
     app.include_router(lessons_router())  # learning to play (server/lessons.py, docs/learn.md)
 
     @app.get("/api/health")

@@ -264,6 +264,7 @@ async function start() {
       return;
     }
     lessons = await api(`/api/games/${encodeURIComponent(GAME)}/lessons`);
+    await loadBoard(GAME).catch((e) => console.warn(e.message)); // without one, the coach alone
   } catch (e) {
     notice(e.message);
     return;

@@ -160,6 +160,8 @@ async function startReplay() {
     return;
   }
   document.getElementById("title").textContent = pick(rTable.title);
+  // The game's board (the raw view is drawn instead for a game without one), loaded while the page is set up.
+  const board = loadBoard(rTable.game).catch((e) => console.warn(e.message));
   rMoves = rTable.moves;
   fillSeats();
   const seatSelect = document.getElementById("replay-seat");
@@ -183,6 +185,7 @@ async function startReplay() {
     if (e.key === "ArrowRight") manual(() => rMove + 1)();
     else if (e.key === "ArrowLeft") manual(() => rMove - 1)();
   });
+  await board;
   load(0);
 }
 

@@ -137,6 +137,7 @@ async function start() {
       return;
     }
     lessons = await api(`/api/games/${encodeURIComponent(GAME)}/lessons`);
+    await loadBoard(GAME).catch((e) => console.warn(e.message)); // without one, the figures' words alone
     render();
     for (const lesson of lessons) {
       const answer = await api(`/api/games/${encodeURIComponent(GAME)}/lessons/${encodeURIComponent(lesson.id)}/views`);

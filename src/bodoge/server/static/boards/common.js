@@ -6,6 +6,63 @@
 
 const BOARDS = {};
 
+// A page loads the board of the game it shows, and no other: its shell lists every board's script, at
+// a URL that carries the file's hash, in <body data-boards='{"troika": "/static/boards/troika.js?v=…"}'>,
+// and loadBoard(game) adds that one script to the page, once. For a game with no board there (a name
+// the page does not know) it fails, naming the game; the pages then draw without a board.
+const BOARD_LOADS = new Map(); // game -> the promise of its board
+const BOARD_MISSING = new Set(); // games whose board could not be had: asked for no more
+
+function boardScripts() {
+  try {
+    const scripts = JSON.parse(document.body.dataset.boards || "{}");
+    return scripts && typeof scripts === "object" ? scripts : {};
+  } catch (e) {
+    return {};
+  }
+}
+
+function loadBoard(game) {
+  if (Object.hasOwn(BOARDS, game)) return Promise.resolve(BOARDS[game]);
+  if (!BOARD_LOADS.has(game)) {
+    const scripts = boardScripts();
+    const loading = Object.hasOwn(scripts, game)
+      ? new Promise((resolve, reject) => {
+          const script = document.createElement("script");
+          script.src = scripts[game];
+          script.onload = () =>
+            Object.hasOwn(BOARDS, game)
+              ? resolve(BOARDS[game])
+              : reject(new Error(`bodoge: the script ${scripts[game]} did not register the board of "${game}"`));
+          script.onerror = () => reject(new Error(`bodoge: the board of "${game}" could not be loaded (${scripts[game]})`));
+          document.head.append(script);
+        })
+      : Promise.reject(new Error(`bodoge: no board for the game "${game}" (boards: ${Object.keys(scripts).join(", ")})`));
+    BOARD_LOADS.set(
+      game,
+      loading.catch((e) => {
+        BOARD_MISSING.add(game);
+        throw e;
+      }),
+    );
+  }
+  return BOARD_LOADS.get(game);
+}
+
+// For a page that draws as views come (the table): whether `game`'s board is still on its way. The
+// first ask starts loading it and calls `then` once it has come, or has failed (said on the console):
+// the page draws again, with the board or without.
+function boardComing(game, then) {
+  if (Object.hasOwn(BOARDS, game) || BOARD_MISSING.has(game)) return false;
+  if (!BOARD_LOADS.has(game)) {
+    loadBoard(game).then(then, (e) => {
+      console.warn(e.message);
+      then();
+    });
+  }
+  return true;
+}
+
 const BOARD_STRINGS = {
   en: {
     you: "you", cancel: "Cancel", chosen: "Chosen so far", hand: "Your hand", round: "Round",
