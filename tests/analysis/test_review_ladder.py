@@ -56,7 +56,7 @@ def test_the_figures_weigh_each_decision_by_its_stakes() -> None:
 def test_the_ladder_judges_random_play_below_the_heuristic(tmp_path: Path) -> None:
     out = tmp_path / "ladder.json"
     args = ["hangover", "tottarot", "--players", "4", "--games", "4", "--search", "ismcts:iterations=100"]
-    assert ladder.main([*args, "--jobs", "2", "--json", str(out)]) == 0
+    assert ladder.main([*args, "--jobs", "1", "--json", str(out)]) == 0
     rows = json.loads(out.read_text())
     assert [(r["game"], r["players"]) for r in rows] == [("hangover", 4), ("tottarot", 4)]
     for row in rows:

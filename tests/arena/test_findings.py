@@ -350,7 +350,7 @@ def test_the_option_of_an_action_id_is_cached_only_while_the_game_keeps_it() -> 
     import random as random_
 
     import bodoge
-    from bodoge.arena.choices import _OPTION_OF, _TEXTS_ONLY, ChoiceTally, _game_key
+    from bodoge.arena.choices import _CHECKS, _OPTION_OF, _TEXTS_ONLY, ChoiceTally, _game_key
 
     game = bodoge.make("troika", 3)
 
@@ -383,6 +383,7 @@ def test_the_option_of_an_action_id_is_cached_only_while_the_game_keeps_it() -> 
 
     tally = ChoiceTally(game)
     _OPTION_OF.pop(tally._key, None)
+    _CHECKS.pop(tally._key, None)  # as in a fresh process: the ids are checked (earlier tests count too)
     tally._by_id.clear()
     tally.decide(Shifty("take 5"), [0, 1], 0)  # type: ignore[arg-type]
     tally.decide(Shifty("draw"), [0, 1], 0)  # type: ignore[arg-type]

@@ -72,11 +72,13 @@ def test_the_review_under_the_replay(
     shown = page.inner_text("#review-move")
     best = max(target["options"], key=lambda o: (o["value"], -o["action"]))
     assert best["text_ja" if lang == "ja" else "text"] in shown
-    if mistakes:  # "next mistake" goes to the first one
+    if mistakes:  # "next mistake" goes to the first one after the move shown
         page.click("#replay-first")
         page.wait_for_selector("#replay-pos[data-move='0']")
-        page.click("#review-next-mistake")
-        page.wait_for_selector(f"#replay-pos[data-move='{mistakes[0]['move']}']")
+        later = [d for d in mistakes if d["move"] > 0]  # "next" skips the one shown (a first bid can be one)
+        if later:
+            page.click("#review-next-mistake")
+            page.wait_for_selector(f"#replay-pos[data-move='{later[0]['move']}']")
     # The panel opens with each seat's biggest mistake; its button goes to that move.
     assert page.locator("#review-biggest li").count() == 4
     worst = [s for s in review["seats"] if s["biggest_mistake"]]
