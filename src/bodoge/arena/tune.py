@@ -371,7 +371,7 @@ def describe(game: str, name: str) -> dict[str, Any]:
 # -- judging the trials: goals that did not vary, trials that cannot be told apart -----------------------
 
 
-def _flat(options: dict[str, Any]) -> dict[str, Any]:
+def flat_options(options: dict[str, Any]) -> dict[str, Any]:
     """Options with map entries spread out (`drunk_limit.4`), as the space names them."""
     flat: dict[str, Any] = {}
     for k, v in options.items():
@@ -437,7 +437,7 @@ def judge_warnings(config: TuneConfig, done: list[dict[str, Any]]) -> list[dict[
         )
     for entry in config.space:
         name = entry.partition("=")[0].strip()
-        seen = [_flat(t["options"]).get(name) for t in done]
+        seen = [flat_options(t["options"]).get(name) for t in done]
         if any(v is None for v in seen) or len({json.dumps(v) for v in seen}) != 1:
             continue
         shown = json.dumps(seen[0])

@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from bodoge.arena import html
+from bodoge.arena.tune import flat_options
 
 LANGS = ("en", "ja")
 
@@ -469,8 +470,8 @@ def varying_goals(result: dict[str, Any]) -> list[str]:
 def varied_options(result: dict[str, Any]) -> list[str]:
     """The options (map entries spread out) that took more than one value over the finished trials."""
     done = [t for t in result["trials"] if t["state"] == "complete"]
-    names = sorted({k for t in done for k in _flat(t["options"])})
-    return [n for n in names if len({json.dumps(_flat(t["options"]).get(n)) for t in done}) > 1]
+    names = sorted({k for t in done for k in flat_options(t["options"])})
+    return [n for n in names if len({json.dumps(flat_options(t["options"]).get(n)) for t in done}) > 1]
 
 
 def _cjk_font() -> str | None:
@@ -531,7 +532,7 @@ def figures(result: dict[str, Any], lang: str = "en") -> list[tuple[str, str]]:
         names = varied_options(result)
         for goal in goals:
             for name in names:
-                points = [(_flat(t["options"]).get(name), t["values"][goal]) for t in done]
+                points = [(flat_options(t["options"]).get(name), t["values"][goal]) for t in done]
                 numeric = [
                     (float(x), v) for x, v in points if isinstance(x, int | float) and not isinstance(x, bool)
                 ]
@@ -558,18 +559,6 @@ def figures(result: dict[str, Any], lang: str = "en") -> list[tuple[str, str]]:
                 ax.set_ylabel(goal)
                 out.append((_say(lang, f"{goal} against {name}", f"{name} ごとの {goal}"), png(fig)))
     return out
-
-
-def _flat(options: dict[str, Any]) -> dict[str, Any]:
-    """Options with map entries spread out (`drunk_limit.4`), as the space names them."""
-    flat: dict[str, Any] = {}
-    for k, v in options.items():
-        if isinstance(v, dict):
-            for key, value in v.items():
-                flat[f"{k}.{key}"] = value
-        else:
-            flat[k] = v
-    return flat
 
 
 def report_html(result: dict[str, Any], images: list[tuple[str, str]], lang: str = "en") -> str:

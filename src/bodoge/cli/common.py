@@ -141,6 +141,12 @@ def seconds(hi: float, zero_ok: bool) -> Callable[[float], float]:
     return check
 
 
+#: `--lang` of the commands that write a report (sim, tune): the terminal stays English.
+ReportLang = Annotated[
+    str, typer.Option(help="Language of report.md and report.html: en or ja (the terminal stays English).")
+]
+
+
 def check_lang(lang: str) -> None:
     """`--lang`: en or ja."""
     if lang not in LANGUAGES:

@@ -21,6 +21,7 @@ from bodoge.cli.common import (
     GameName,
     Jobs,
     Players,
+    ReportLang,
     ShowProgress,
     check_address,
     check_backend,
@@ -106,10 +107,7 @@ def sim(
             f"agents' mean loss per kind of decision; 0: none (at most {MAX_SIM_REVIEWS}).",
         ),
     ] = 0,
-    lang: Annotated[
-        str,
-        typer.Option(help="Language of report.md and report.html: en or ja (the terminal stays English)."),
-    ] = "en",
+    lang: ReportLang = "en",
 ) -> None:
     """Play many games between agents in parallel; print win shares, seats, ratings and findings; write
     a report (report.md, report.html, summary.json)."""

@@ -16,6 +16,7 @@ from bodoge.cli.common import (
     GameName,
     Jobs,
     Players,
+    ReportLang,
     ShowProgress,
     check_backend,
     check_lang,
@@ -98,10 +99,7 @@ def tune(
             "changes (docs/tuning.md); 0: none.",
         ),
     ] = 0,
-    lang: Annotated[
-        str,
-        typer.Option(help="Language of report.md and report.html: en or ja (the terminal stays English)."),
-    ] = "en",
+    lang: ReportLang = "en",
 ) -> None:
     """Search option values toward several goals at once (Optuna); write the Pareto set, a
     recommended variant and the `bodoge sim` command that reproduces it (tune.json, report.md, report.html)."""
