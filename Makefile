@@ -28,7 +28,7 @@ docs: $(STAMP)
 	NO_MKDOCS_2_WARNING=1 $(BIN)/mkdocs serve --dev-addr 127.0.0.1:8001
 
 test: lint
-	$(BIN)/pytest -n auto --dist worksteal   # idle workers take tests from busy ones: no long tail on one core
+	$(BIN)/pytest -n auto --dist worksteal --durations=15   # worksteal: idle workers take tests from busy ones, no long tail on one core; the slowest are named for whoever trims next
 
 bench: $(STAMP)
 	$(BIN)/python bench/engine.py
