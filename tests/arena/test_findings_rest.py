@@ -190,3 +190,14 @@ def test_every_bounded_number_s_interval_stays_within_what_it_can_be() -> None:
         assert low <= est.low <= est.mean <= est.high <= high, (name, est)
         cut += est.low == low and est.mean > low
     assert cut  # some interval did reach a bound here, and was cut there
+
+
+def test_the_profiles_command_plays_the_variant_s_options_with_the_free_agent() -> None:
+    ctx = Context(
+        "hangover", 4, ["heuristic:avoid=flip,at=flip/stop"] * 4, 200, 1, {"end_when_one_active": True}
+    )
+    command = findings.profiles_command(ctx, "declare")
+    assert command == (
+        "bodoge profiles hangover --players 4 --choice declare --agent heuristic --games 100 --seed 1 "
+        "--set end_when_one_active=true --out results/profiles-hangover"
+    )

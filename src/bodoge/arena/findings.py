@@ -230,9 +230,11 @@ def profiles_command(ctx: Context, option: str) -> str:
     """The `bodoge profiles` command that plays every profile of always/never `option` (seats fixed):
     whether players who choose freely would settle where these bots do."""
     agent = free_agent(ctx.agents[0])
+    sets = "".join(f" --set {shlex.quote(f'{k}={_json(v)}')}" for k, v in ctx.options.items())
     return (
-        f"bodoge profiles {ctx.game} --players {ctx.players} --choice {shlex.quote(option)} --agent {agent} "
-        f"--games {min(max(ctx.games // 2, 100), 400)} --seed {ctx.seed} --out {ctx.out}/profiles-{ctx.game}"
+        f"bodoge profiles {ctx.game} --players {ctx.players} --choice {shlex.quote(option)} "
+        f"--agent {shlex.quote(agent)} --games {min(max(ctx.games // 2, 100), 400)} --seed {ctx.seed}"
+        f"{sets} --out {ctx.out}/profiles-{ctx.game}"
     )
 
 
