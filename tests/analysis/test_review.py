@@ -110,8 +110,9 @@ def test_the_review_never_reads_the_hidden_state(monkeypatch: pytest.MonkeyPatch
     assert any(scrambled_any), "no hidden card was re-dealt: the test would prove nothing"
 
 
-# Per game: players, games, deals (small, yet enough for the difference to show every time).
-SKILL = {"hangover": (3, 3, 32), "tokkuri": (2, 2, 32), "tottarot": (2, 4, 32), "troika": (3, 3, 32)}
+# Per game: players, games, deals (small, yet enough for the difference to show: at 16 deals the
+# random seat keeps 44, 82, 53 and 49 against the heuristic seats' 100, 100, 68 and 57; the games are seeded).
+SKILL = {"hangover": (3, 3, 16), "tokkuri": (2, 2, 16), "tottarot": (2, 4, 16), "troika": (3, 3, 16)}
 
 
 @pytest.mark.slow
