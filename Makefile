@@ -3,6 +3,9 @@ PYTHON ?= python3
 VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
+# Test workers: one more than the cores, since many tests wait on a server, a browser or a timer
+# (a waiting worker leaves its core to the others).
+WORKERS ?= $(shell $(PYTHON) -c "import os; print(len(os.sched_getaffinity(0)) + 1)")
 
 .PHONY: run test lint docs bench setup clean
 
@@ -28,7 +31,7 @@ docs: $(STAMP)
 	NO_MKDOCS_2_WARNING=1 $(BIN)/mkdocs serve --dev-addr 127.0.0.1:8001
 
 test: lint
-	$(BIN)/pytest -n auto --dist worksteal --durations=15   # worksteal: idle workers take tests from busy ones, no long tail on one core; the slowest are named for whoever trims next
+	$(BIN)/pytest -n $(WORKERS) --dist worksteal --durations=15   # worksteal: idle workers take tests from busy ones, no long tail on one core; the slowest are named for whoever trims next
 
 bench: $(STAMP)
 	$(BIN)/python bench/engine.py
