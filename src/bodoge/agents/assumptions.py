@@ -8,6 +8,8 @@ game's `assumptions` module (`HEURISTIC_ASSUMES`) words its heuristic's.
 
 from __future__ import annotations
 
+from typing import Any
+
 from bodoge.agents.counterfactual import PARAMETERS
 from bodoge.core.game import Game
 
@@ -25,13 +27,11 @@ def _heuristic(game: Game) -> Words:
     }
 
 
-def _ismcts(game: Game, params: dict[str, object]) -> Words:
-    from bodoge.agents.heuristic import quick_in_search
+def _ismcts(game: Game, params: dict[str, Any]) -> Words:
+    from bodoge.agents.ismcts import ISMCTSAgent, Policy
 
-    opponents = str(params.get("opponents", "auto"))
-    if opponents == "auto":
-        opponents = "quick" if quick_in_search(game) else "tree"
-    if opponents in ("quick", "heuristic"):
+    opponents = ISMCTSAgent(**params).opponents_in(game)  # as the search itself resolves `auto`
+    if opponents in (Policy.QUICK, Policy.HEURISTIC):
         heuristic = _heuristic(game)
         return {
             "en": "searches, but plays the other seats in its simulations as the heuristic bot does, so "
@@ -39,7 +39,7 @@ def _ismcts(game: Game, params: dict[str, object]) -> Words:
             "ja": "探索しますが、シミュレーションの中では他の席を経験則ボットと同じように打たせるため、"
             f"そのボットの見方を受け継ぎます（{heuristic['ja']}）",
         }
-    if opponents == "random":
+    if opponents == Policy.RANDOM:
         return {
             "en": "searches with the other seats playing at random in its simulations",
             "ja": "シミュレーションの中で他の席をランダムに打たせて探索します",
@@ -65,7 +65,7 @@ def assumes(spec: str, game: Game) -> Words:
     elif name == "heuristic":
         base = _heuristic(game)
     elif name == "ismcts":
-        base = _ismcts(game, params)
+        base = _ismcts(game, {k: v for k, v in params.items() if k not in PARAMETERS})
     elif name == "nn":
         base = {
             "en": "plays a network trained by self-play, so it expects the others to play as it learned to",

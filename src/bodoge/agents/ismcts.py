@@ -260,16 +260,21 @@ class ISMCTSAgent:
         if self.uses_nn:
             self.network(game)
 
+    def opponents_in(self, game: Game) -> Policy:
+        """How the other seats move in the tree at `game`, `auto` resolved: the quick policy where the
+        game's search uses it, else by UCT (`tree`)."""
+        if self.opponents != Policy.AUTO:
+            return self.opponents
+        return Policy.QUICK if quick_in_search(game) else Policy.TREE
+
     def policies(self, game: Game) -> tuple[QuickPolicy | None, QuickPolicy | None]:
         """How seats play inside the simulations of `game`: the rollout policy (None: uniformly at
         random) and the model of the other seats in the tree (None: they choose by UCT)."""
         quick = quick_policy(game)
-        rollout, opponents = self.rollout, self.opponents
-        usual = quick_in_search(game)  # not in Troika: its quick policy is the review's, for now
-        if rollout == Policy.AUTO:
-            rollout = Policy.QUICK if usual else Policy.RANDOM
-        if opponents == Policy.AUTO:
-            opponents = Policy.QUICK if usual else Policy.TREE
+        rollout = self.rollout
+        if rollout == Policy.AUTO:  # not in Troika: its quick policy is the review's, for now
+            rollout = Policy.QUICK if quick_in_search(game) else Policy.RANDOM
+        opponents = self.opponents_in(game)
         model: QuickPolicy | None
         if opponents == Policy.TREE:
             model = None
