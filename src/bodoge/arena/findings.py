@@ -18,6 +18,7 @@ on the same deals and seats.
 
 from __future__ import annotations
 
+import functools
 import json
 import math
 import shlex
@@ -64,6 +65,13 @@ class Context:
     seed: int
     options: dict[str, Any] = field(default_factory=dict)
     out: str = "results"
+
+    @functools.cached_property
+    def made(self) -> Any:
+        """The game of these settings, made once (its parts say what findings about it rest on)."""
+        from bodoge.arena.runner import make_game
+
+        return make_game(self.game, self.players, self.options)
 
     @classmethod
     def of(cls, config: Any, variant: int = 0) -> Context:
@@ -189,9 +197,8 @@ def rests_on(ctx: Context, subjects: list[str]) -> dict[str, Any]:
     (the game's `assumptions` module: `choice:<option>`, `end:<reason>`, `seats`, `ties`, `winner`),
     each with its words. A result of these bots is a result about the game only as far as both hold."""
     from bodoge.agents.assumptions import assumes
-    from bodoge.arena.runner import make_game
 
-    game = make_game(ctx.game, ctx.players, ctx.options)
+    game = ctx.made
     agents = [{"agent": spec, "assumes": assumes(spec, game)} for spec in dict.fromkeys(ctx.agents)]
     module = game.part("assumptions")
     table: dict[str, tuple[str, ...]] = getattr(module, "SUBJECTS", {}) if module is not None else {}
@@ -256,6 +263,7 @@ def dominant_choice(variant: dict[str, Any], ctx: Context) -> list[Finding]:
             if elsewhere:  # only there: the option is also offered at other kinds of decision
                 avoid = f"{avoid},at={kind}"
             agents = [avoid, *ctx.agents[1:]]
+            profiles = profiles_command(ctx, option)
             where_en = (
                 f"avoids {option} at these decisions only (it still chooses {option} where other decisions "
                 "offer it)"
@@ -274,20 +282,20 @@ def dominant_choice(variant: dict[str, Any], ctx: Context) -> list[Finding]:
                     "en": f"At {kind} decisions these bots chose {option} {_interval(share)} of the time "
                     f"({k['decisions']} decisions in {_pct(coverage)} of the games): they hardly ever "
                     f"choose {' or '.join(others)}. That is what these bots do, not yet what the game asks "
-                    f"of players: the profile analysis (`{profiles_command(ctx, option)}`) plays every "
+                    f"of players: the profile analysis (`{profiles}`) plays every "
                     f"assignment of always/never {option} to the seats to see which are stable. The "
                     f"experiment seats an agent that {where_en} and measures what that costs in win share.",
                     "ja": f"{kind} の判断で、このボットたちは {_interval(share)} の割合で {option} を選びました"
                     f"（{_pct(coverage)} のゲームで計 {k['decisions']} 回）。{'・'.join(others)} はほとんど"
                     f"選びません。これはこのボットたちの打ち方で、ゲームがプレイヤーに求めることとはまだ"
-                    f"言えません。プロファイル分析（`{profiles_command(ctx, option)}`）は、各席に「必ず "
+                    f"言えません。プロファイル分析（`{profiles}`）は、各席に「必ず "
                     f"{option}」「決して {option} しない」を割り当てた全ての組み合わせを対戦させ、どれが"
                     f"安定かを調べます。実験では、{where_ja}エージェントを1席に置き、勝率がどれだけ変わるか"
                     "を測ります。",
                 },
                 "evidence": {"share": share, "decisions": k["decisions"], "games_with_it": k["games"]},
                 "experiment": ctx.sim(agents),
-                "profiles": profiles_command(ctx, option),
+                "profiles": profiles,
                 "option": option,
                 "decision": kind,
                 "agent": avoid,
