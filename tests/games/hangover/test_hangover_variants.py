@@ -15,6 +15,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from test_hangover_examples import deal, last, play, texts
+from test_hangover_rollout import quick_moves_checked
 
 import bodoge
 from bodoge.core import options as opts
@@ -348,20 +349,7 @@ VARIANTS: list[dict[str, Any]] = [
 def test_the_quick_move_is_the_heuristics_move_under_the_variants(options: dict[str, Any]) -> None:
     """As test_hangover_rollout's test, under each variant: the rollout reads only what the seat knows."""
     game = bodoge.make("hangover", players=4, **options)
-    checked = 0
-    for seed in range(4):
-        rng = random.Random(seed)
-        state = game.new_state(seed=300 + seed)
-        while not state.is_terminal:
-            if len(state.legal_actions()) > 1:
-                view = state.view(state.current_player)
-                move = heuristic.act(game, view, random.Random(1))
-                assert act(state, random.Random(1)) == move, state.decision()
-                sampled = game.sample_state(view, random.Random(seed))
-                assert act(sampled, random.Random(1)) == move, state.decision()
-                checked += 1
-            state.apply(act(state, rng) if rng.random() < 0.6 else rng.choice(state.legal_actions()))
-    assert checked > 30
+    assert quick_moves_checked(game, range(300, 304)) > 30
 
 
 def test_the_heuristic_declares_by_its_rule_under_secret_and_any_trick() -> None:
