@@ -287,30 +287,25 @@ BESIDE = "beside "
 BESIDE_NUMBERS = 3
 BESIDE_CHOICES = 2
 
-#: Words for the numbers shown beside the goals: name -> (en, ja). Others are shown by their name.
-WORDS: dict[str, tuple[str, str]] = {
-    "tie": ("ties", "同点勝利"),
-    "no_winner": ("no winner", "勝者なし"),
-    "hung_over": ("hung over", "ハングオーバー"),
-    "non_drinkers": ("non-drinkers", "下戸宣言"),
-    "tricks": ("tricks", "トリック数"),
-    "rounds": ("rounds", "ラウンド数"),
+#: Short English words for the numbers shown beside the goals (others by their name; the Japanese
+#: name and meaning of every number are the report's, `report_texts.METRICS_JA`).
+WORDS_EN: dict[str, str] = {
+    "tie": "ties",
+    "no_winner": "no winner",
+    "hung_over": "hung over",
+    "non_drinkers": "non-drinkers",
 }
 
-#: Their meanings as shares of games, where `arena.metrics.definitions` words one game's 0 or 1.
-DEFINITIONS_EN: dict[str, str] = {
-    "tie": "the share of games won by several players together (a shared win)",
-    "no_winner": "the share of games that ended with no winner",
-}
-
-#: Their meanings in Japanese (the English ones are `arena.metrics.definitions`).
-DEFINITIONS_JA: dict[str, str] = {
-    "tie": "勝者が複数になった（勝ちを分け合った）ゲームの割合",
-    "no_winner": "勝者がいないまま終わったゲームの割合",
-    "hung_over": "ハングオーバーしたプレイヤーの割合（HO-5.4：自分のトリックが多すぎて勝てなくなる）",
-    "non_drinkers": "下戸宣言をしたプレイヤーの割合（HO-4.2）",
-    "tricks": "ゲームが終わるまでに行われたトリックの数（HO-4.8）",
-    "rounds": "遊んだラウンドの数",
+#: The meanings of the 0-or-1 numbers as shares of games (`arena.metrics.definitions` words one game's).
+SHARE_OF_GAMES: dict[str, dict[str, str]] = {
+    "tie": {
+        "en": "the share of games won by several players together (a shared win)",
+        "ja": "勝者が複数になった（勝ちを分け合った）ゲームの割合",
+    },
+    "no_winner": {
+        "en": "the share of games that ended with no winner",
+        "ja": "勝者がいないまま終わったゲームの割合",
+    },
 }
 
 CHOICE = "choice "
@@ -346,6 +341,7 @@ def beside(game: str, summary: dict[str, Any]) -> dict[str, Estimate]:
 def describe(game: str, name: str) -> dict[str, Any]:
     """A number shown beside the goals, in words: {name, words: {en, ja}, definition: {en, ja}, share}."""
     from bodoge.arena.metrics import definitions
+    from bodoge.arena.report_texts import METRICS_JA
 
     if name.startswith(CHOICE):
         kind, _, option = name[len(CHOICE) :].partition(": ")
@@ -358,12 +354,14 @@ def describe(game: str, name: str) -> dict[str, Any]:
             },
             "share": True,
         }
-    en = DEFINITIONS_EN.get(name) or definitions(game).get(name, name)
-    words = WORDS.get(name, (name.replace("_", " "), name))
+    en = definitions(game).get(name, name)
+    ja_words, ja = METRICS_JA.get(name, (name, en))
+    if name in SHARE_OF_GAMES:
+        en, ja = SHARE_OF_GAMES[name]["en"], SHARE_OF_GAMES[name]["ja"]
     return {
         "name": name,
-        "words": {"en": words[0], "ja": words[1]},
-        "definition": {"en": en, "ja": DEFINITIONS_JA.get(name, en)},
+        "words": {"en": WORDS_EN.get(name, name.replace("_", " ")), "ja": ja_words},
+        "definition": {"en": en, "ja": ja},
         "share": en.startswith(("the share", "1 if")),
     }
 
