@@ -167,6 +167,12 @@ def test_a_run_whose_deals_partly_overlap_an_earlier_one_is_warned_about(tmp_pat
     (tmp_path / "not-a-run").mkdir()
     (tmp_path / "broken").mkdir()
     (tmp_path / "broken" / "run.json").write_text("{")
+    (tmp_path / "not-utf8").mkdir()
+    (tmp_path / "not-utf8" / "run.json").write_bytes(b"\xff\xfe{")
+    (tmp_path / "huge").mkdir()
+    (tmp_path / "huge" / "run.json").write_bytes(b" " * (2 << 20))  # never read whole
+    (tmp_path / "a-folder").mkdir()
+    (tmp_path / "a-folder" / "run.json").mkdir()
     (warning,) = seed_overlaps(sim(7), tmp_path / "new")
     assert warning.startswith("this run's deals 7–106 share deals 7–100 with the run in first (--seed 1")
     assert "--seed 1 pairs them deal by deal, --seed 107 or above makes them independent" in warning

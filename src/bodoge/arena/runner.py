@@ -439,6 +439,8 @@ def kept_records(path: Path | None, games: int) -> list[dict[str, Any]]:
 
 #: Folders beside a run's that `seed_overlaps` reads at most (each a run.json: bounded work).
 MAX_NEIGHBOURS = 200
+#: A run.json is a few hundred bytes: a larger file beside the run is not read (bounded work).
+MAX_RUN_FILE = 1 << 20
 
 
 def seed_overlaps(config: SimConfig, out: Path) -> list[str]:
@@ -455,7 +457,11 @@ def seed_overlaps(config: SimConfig, out: Path) -> list[str]:
     except OSError:
         return []
     for folder in neighbours[:MAX_NEIGHBOURS]:
-        if not (folder / "run.json").is_file():
+        path = folder / "run.json"
+        try:
+            if not path.is_file() or path.stat().st_size > MAX_RUN_FILE:  # not a run's settings
+                continue
+        except OSError:
             continue
         try:
             other = _read_run(folder)
