@@ -2,7 +2,7 @@
 
     env = bodoge.rl.pettingzoo_env("troika", players=4)   # PettingZoo AEC, agents player_0 …
     env = bodoge.rl.gym_env("troika", seat=0, opponents="heuristic")
-    gymnasium.make("bodoge/Troika-v0")                     # ids registered by `import bodoge.rl`
+    gymnasium.make("bodoge/Troika-v1")                     # ids registered by `import bodoge.rl`
     bodoge.rl.register_openspiel(); pyspiel.load_game("bodoge_troika")
 
 Observations are `state.observation_tensor(seat)`, a fixed-size float32 encoding of `view(seat)`

@@ -1,7 +1,8 @@
 """A Gymnasium environment: one seat of a bodoge game against built-in agents.
 
-Ids `bodoge/Troika-v0`, `bodoge/Tokkuri-v0`, `bodoge/Tottarot-v0`, `bodoge/Hangover-v0` are registered
-with Gymnasium when `bodoge.rl` is imported (`register_envs()`).
+Ids `bodoge/Troika-v1`, `bodoge/Tokkuri-v1`, `bodoge/Tottarot-v1`, `bodoge/Hangover-v1` are registered
+with Gymnasium when `bodoge.rl` is imported (`register_envs()`); the number is the game's benchmark
+version (`bodoge.rl.versions`, changelog in docs/benchmark.md).
 """
 
 from __future__ import annotations
@@ -19,12 +20,15 @@ from bodoge.agents.base import Agent
 from bodoge.core.game import State
 from bodoge.core.registry import games as game_names
 from bodoge.errors import BadOption, IllegalAction
+from bodoge.rl.versions import env_version
 
 
 class BodogeGymEnv(gymnasium.Env):
     """Observation: the seat's `observation_tensor`. Reward: the seat's win share at the end.
 
-    `info["action_mask"]` (and `action_masks()`) give the legal actions. An illegal action ends the
+    `info["action_mask"]` (and `action_masks()`) give the legal actions. Once the episode is over the
+    mask allows every action: a masked sampler given the last observation still has something to
+    draw (no action is taken: the next call is `reset`). An illegal action ends the
     episode with reward −1 and the reason in `info["illegal_action"]` when `illegal="penalize"` (the
     default, so that random exploration is defined), or raises IllegalAction when `illegal="raise"`.
     """
@@ -81,8 +85,9 @@ class BodogeGymEnv(gymnasium.Env):
 
     def action_masks(self) -> np.ndarray:
         state = self._state()
-        if state.current_player != self.seat:
-            return np.zeros(self.game.num_actions, dtype=np.int8)
+        if state.current_player is None:
+            # An all-zero mask makes masked samplers (MaskablePPO's categorical, …) divide by zero.
+            return np.ones(self.game.num_actions, dtype=np.int8)
         return state.legal_mask()
 
     def _info(self) -> dict[str, Any]:
@@ -119,17 +124,18 @@ class BodogeGymEnv(gymnasium.Env):
         if self.render_mode is None:
             return None
         text = self._state().render(self.seat)
-        if self.render_mode == "human":
+        if self.render_mode == "human":  # Gymnasium's API: human mode shows, and returns None
             print(text)
+            return None
         return text
 
 
 def env_id(name: str) -> str:
-    return f"bodoge/{name.capitalize()}-v0"
+    return f"bodoge/{name.capitalize()}-v{env_version(name)}"
 
 
 def register_envs() -> None:
-    """Register `bodoge/<Game>-v0` for every game with Gymnasium (idempotent)."""
+    """Register `bodoge/<Game>-v<version>` for every game with Gymnasium (idempotent)."""
     for name in game_names():
         if env_id(name) not in gymnasium.registry:
             gymnasium.register(

@@ -10,11 +10,17 @@ from pettingzoo import AECEnv
 
 import bodoge
 from bodoge.core.game import State
+from bodoge.rl.versions import env_version
 
 
 class BodogeAECEnv(AECEnv):
     """Agents `player_0` … `player_{n-1}`; observations {"observation", "action_mask"}; at the end each
-    agent's reward is its win share (1/len(winners) for a winner, else 0)."""
+    agent's reward is its win share (1/len(winners) for a winner, else 0).
+
+    `state()` is every seat's observation stacked (seat by seat): all that the players know between
+    them, for centralised critics; the undealt cards' order is in no one's view, so not in it either.
+    `render()` returns the mover's view as text in "ansi" mode and prints it (returning None) in
+    "human" mode, as PettingZoo's API asks."""
 
     metadata: dict[str, Any] = {"render_modes": ["ansi", "human"], "is_parallelizable": False}  # noqa: RUF012 (Gymnasium/PettingZoo declare it so)
 
@@ -23,7 +29,7 @@ class BodogeAECEnv(AECEnv):
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise ValueError(f"render_mode {render_mode!r} is not one of {self.metadata['render_modes']}")
         self.game = bodoge.make(game, **options)
-        self.metadata = {**self.metadata, "name": f"bodoge_{self.game.name}_v0"}
+        self.metadata = {**self.metadata, "name": f"bodoge_{self.game.name}_v{env_version(self.game.name)}"}
         self.render_mode = render_mode
         self.possible_agents = [f"player_{p}" for p in range(self.game.num_players)]
         shape = self.game.observation_shape
@@ -35,7 +41,10 @@ class BodogeAECEnv(AECEnv):
         )
         self.observation_spaces = dict.fromkeys(self.possible_agents, space)
         self.action_spaces = {a: spaces.Discrete(self.game.num_actions) for a in self.possible_agents}
-        self.state: State | None = None
+        self.state_space = spaces.Box(
+            low=-1.0, high=1.0, shape=(self.game.num_players, *shape), dtype=np.float32
+        )
+        self.game_state: State | None = None
 
     def observation_space(self, agent: str) -> spaces.Space:
         return self.observation_spaces[agent]
@@ -46,7 +55,7 @@ class BodogeAECEnv(AECEnv):
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
         if seed is None:
             seed = int(np.random.default_rng().integers(2**63))
-        self.state = self.game.new_state(seed=seed)
+        self.game_state = self.game.new_state(seed=seed)
         self.agents = self.possible_agents[:]
         self.rewards = dict.fromkeys(self.agents, 0.0)
         self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
@@ -56,9 +65,13 @@ class BodogeAECEnv(AECEnv):
         self.agent_selection = self.possible_agents[self._state().current_player or 0]
 
     def _state(self) -> State:
-        if self.state is None:
+        if self.game_state is None:
             raise RuntimeError("call reset() before using the environment")
-        return self.state
+        return self.game_state
+
+    def state(self) -> np.ndarray:
+        state = self._state()
+        return np.stack([state.observation_tensor(seat) for seat in range(self.game.num_players)])
 
     def observe(self, agent: str) -> dict[str, np.ndarray]:
         state = self._state()
@@ -85,13 +98,17 @@ class BodogeAECEnv(AECEnv):
             self.agent_selection = self.possible_agents[state.current_player]
         self._accumulate_rewards()
         if self.render_mode == "human":
-            print(self.render())
+            self.render()
 
     def render(self) -> str | None:
         if self.render_mode is None:
             return None
         state = self._state()
-        return state.render(state.current_player)
+        text = state.render(state.current_player)
+        if self.render_mode == "human":
+            print(text)
+            return None
+        return text
 
     def close(self) -> None:
         pass
