@@ -99,7 +99,12 @@ def test_openspiel_random_simulation_and_ismcts(name: str) -> None:
         max_simulations=8,
         random_state=np.random.RandomState(2),
     )
+    chance = random.Random(3)
     while not state.is_terminal():
+        if state.is_chance_node():  # explicit chance (the deal, each draw): by its probabilities
+            outcomes, probs = zip(*state.chance_outcomes(), strict=True)
+            state.apply_action(chance.choices(outcomes, probs)[0])
+            continue
         action = bot.step(state)
         assert action in state.legal_actions()
         state.apply_action(action)

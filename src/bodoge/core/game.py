@@ -16,6 +16,13 @@ docs/adding-a-game.md.
 
 The hot path (`legal_actions`, `apply`, `clone`) stays on ints and small lists: `_legal_actions` is
 computed once per decision and cached; views, texts and dicts are built only when asked for.
+
+Chance taken from outside (`new_state(explicit_chance=True)`, for exact solvers such as OpenSpiel's
+CFR): the state stops at each chance event instead of drawing from its RNG. There it is a *chance
+node* (`is_chance_node`, `current_player == CHANCE`): `chance_outcomes()` lists the event's outcomes
+with their probabilities and `apply_chance(outcome)` carries one out. A game supports it by drawing,
+where `explicit_chance` is set, through `chance_pick`/`chance_draw` instead of its RNG (its seeded
+draws stay exactly as they were), and by setting `num_chance_outcomes` and `max_chance_events()`.
 """
 
 from __future__ import annotations
@@ -38,6 +45,8 @@ if TYPE_CHECKING:
     import numpy as np
 
 RECORD_FORMAT = "bodoge-record/1"
+#: `current_player` at a chance node of a state whose chance is taken from outside (`explicit_chance`).
+CHANCE = -1
 _parts: dict[tuple[type, str], ModuleType | None] = {}
 #: The protocol's own words (core/texts/): the end of a game, a game's decision without words of its own.
 PROTOCOL_TEXTS = Texts("bodoge.core")
@@ -65,6 +74,10 @@ class Game:
     state_class: ClassVar[type[State]]
 
     num_actions: int  # size of the fixed integer action space; set by the subclass
+    #: Chance taken from outside (`new_state(explicit_chance=True)`): chance outcomes are ids 0 …
+    #: num_chance_outcomes − 1 (a card type, a tile value: what the game's draws say). None: the game
+    #: does not support it (its chance comes only from its RNG).
+    num_chance_outcomes: int | None = None
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
@@ -104,6 +117,11 @@ class Game:
 
     def max_game_length(self) -> int:
         """An upper bound on the number of actions in one game (random play must end within it)."""
+        raise NotImplementedError
+
+    def max_chance_events(self) -> int:
+        """An upper bound on the number of chance events (`chance_pick`s) in one game with explicit
+        chance; a game that sets `num_chance_outcomes` defines it."""
         raise NotImplementedError
 
     def sample_state(self, view: Mapping[str, Any], rng: random.Random) -> State:
@@ -158,14 +176,41 @@ class Game:
         loaded: dict[str, Any] = marshal.loads(self._options_json)
         return loaded
 
-    def new_state(self, seed: int | None = None, deck: Any = None, rules_version: int | None = None) -> State:
+    def new_state(
+        self,
+        seed: int | None = None,
+        deck: Any = None,
+        rules_version: int | None = None,
+        *,
+        explicit_chance: bool = False,
+    ) -> State:
         """The start of a game. Same seed (and deck, and rules version) -> the same game, bit for bit.
 
         `deck` stacks the first round's chance outcomes as the game's spec §3 describes (codes, top
         first); a game without stacking support rejects it. `rules_version`: one of
         `replays_versions`, to replay a record of an older version (`bodoge.replay`, the server's
         tables); by default the current `rules_version`, which every new game is played by.
+
+        `explicit_chance=True`: no seed and no RNG; every chance event of the game, the first deal
+        included, is taken from outside (the state starts at a chance node; see `State.chance_outcomes`
+        and `State.apply_chance`). Only for a game with `num_chance_outcomes`, without `seed` or `deck`;
+        such a state has no record (its chance is not a seed's).
         """
+        if explicit_chance:
+            if self.num_chance_outcomes is None:
+                raise BadOption(
+                    "explicit_chance", True, "False", f"{self.name} takes its chance only from its RNG"
+                )
+            if seed is not None or deck is not None:
+                raise BadOption(
+                    "explicit_chance",
+                    True,
+                    "False when a seed or a stacked deck is given",
+                    "a state with explicit chance takes every chance outcome from outside",
+                )
+            state = self.state_class.__new__(self.state_class)
+            state._init(self, None, None, self.rules_version, explicit_chance=True)
+            return state
         if seed is None:
             seed = secrets.randbits(63)
         try:
@@ -275,13 +320,31 @@ class State:
     # each seat's log so far: (events covered, their entries); shared with clones until written
     _log_cache: dict[int | None, tuple[int, tuple[dict[str, Any], ...]]] | None
     _log_shared: bool
+    #: Chance taken from outside (`Game.new_state(explicit_chance=True)`): the game draws through
+    #: `chance_pick`/`chance_draw`, never its RNG. Class defaults: every other state has its RNG.
+    explicit_chance: bool = False
+    _given: list[int] | None = None  # while a step is played: the chance outcomes given to it, in order
+    _given_at: int = 0  # how many of them it used so far
+    _pending: _PendingChance | None = None  # at a chance node: the step waiting for its outcome
 
-    def _init(self, game: Game, seed: int | None, deck: Any, rules_version: int) -> None:
+    def _init(
+        self, game: Game, seed: int | None, deck: Any, rules_version: int, explicit_chance: bool = False
+    ) -> None:
+        self._fields(game, seed, deck, rules_version, explicit_chance)
+        if explicit_chance:
+            self._play_step(None, None, [])
+        else:
+            self.setup()
+
+    def _fields(
+        self, game: Game, seed: int | None, deck: Any, rules_version: int, explicit_chance: bool
+    ) -> None:
+        """The protocol's fields of a state before its setup."""
         self.game = game
         self.seed = seed
         self.deck = deck
         self.rules_version = rules_version
-        self._rng = random.Random(seed)
+        self._rng = None if explicit_chance else random.Random(seed)
         self._rng_seed = None
         self.history = []
         self.events = []
@@ -289,7 +352,8 @@ class State:
         self._legal = None
         self._log_cache = None
         self._log_shared = False
-        self.setup()
+        if explicit_chance:
+            self.explicit_chance = True
 
     # -- what a game defines --------------------------------------------------------------------
 
@@ -370,6 +434,8 @@ class State:
     def _decision_text(self, lang: str) -> str:
         if self.current_player is None:
             return PROTOCOL_TEXTS.say(lang, "decision.over")
+        if self.current_player == CHANCE:
+            return PROTOCOL_TEXTS.say(lang, "decision.chance")
         text = self.game.part("text")
         if text is not None and hasattr(text, "decision_text"):
             said: str = text.decision_text(self, lang)
@@ -387,6 +453,11 @@ class State:
         state for every move it tries, most of which meet no chance before their simulation ends."""
         rng = self._rng
         if rng is None:
+            if self.explicit_chance:
+                raise RuntimeError(
+                    f"{self.game.name}: a state with explicit chance has no RNG; a chance event draws "
+                    "through chance_pick or chance_draw"
+                )
             rng = self._rng = random.Random(self._rng_seed)
         return rng
 
@@ -394,19 +465,136 @@ class State:
     def rng(self, value: random.Random) -> None:
         self._rng = value
 
+    # -- chance taken from outside (Game.new_state(explicit_chance=True)) ------------------------
+
+    @property
+    def is_chance_node(self) -> bool:
+        """Whether a chance event waits for its outcome (`apply_chance`); only with explicit chance."""
+        return self._pending is not None
+
+    def chance_outcomes(self) -> list[tuple[int, float]]:
+        """At a chance node: the next chance event's outcomes (ids below `game.num_chance_outcomes`)
+        with their probabilities, which sum to 1, in increasing order of outcome; elsewhere []."""
+        pending = self._pending
+        return [] if pending is None else list(pending.outcomes)
+
+    @property
+    def chance_seen_by(self) -> tuple[int, ...]:
+        """At a chance node: the seats that see the pending event's outcome on its own as it happens
+        (the card drawn to a hand: its holder; a tile turned face up: everyone; see `chance_pick`);
+        elsewhere ()."""
+        pending = self._pending
+        return () if pending is None else pending.seen_by
+
+    def chance_text(self, outcome: int) -> str:
+        """An outcome of a chance event in words: the game's `text` part's `chance_text(game, outcome)`
+        where it has one (e.g. the card's code), else its number."""
+        text = self.game.part("text")
+        if text is not None and hasattr(text, "chance_text"):
+            said: str = text.chance_text(self.game, outcome)
+            return said
+        return f"chance {outcome}"
+
+    def apply_chance(self, outcome: int) -> None:
+        """Carry out `outcome` of the pending chance event: the step that met it (the setup, or a
+        player's action) plays on to its next chance event or to the next decision. IllegalAction
+        if there is no chance node or `outcome` is not one of `chance_outcomes()`."""
+        pending = self._pending
+        if pending is None:
+            raise IllegalAction(outcome, self.decision(), "no chance event is pending")
+        if (
+            isinstance(outcome, bool)
+            or not isinstance(outcome, int)
+            or all(o != outcome for o, _ in pending.outcomes)
+        ):
+            raise IllegalAction(
+                outcome,
+                self.decision(),
+                "not an outcome of this chance event; outcomes: "
+                + ", ".join(str(o) for o, _ in pending.outcomes),
+            )
+        self._play_step(pending.before, pending.action, [*pending.given, int(outcome)])
+
+    def chance_pick(self, weights: list[int], seen_by: tuple[int, ...] = ()) -> int:
+        """For a game's rules, with `explicit_chance`: the outcome of a chance event where outcome i
+        has probability weights[i] / sum(weights) (weights are counts: cards of each type left, …).
+        `seen_by` (`chance_seen_by`): the seats whose log shows this outcome on its own as it
+        happens, an event naming it (the card a seat draws, a tile turned face up); by default
+        nobody (a deal that a seat's log shows as a whole hand: it sees that hand, not the order).
+        The outcome comes from outside: where none is given yet, the step stops here and the state
+        becomes a chance node (the step is played again from its start once it is given)."""
+        given = self._given
+        if given is None:
+            raise RuntimeError("chance_pick is for a state with explicit chance, within a step")
+        at = self._given_at
+        if at < len(given):
+            self._given_at = at + 1
+            return given[at]
+        total = sum(weights)
+        raise _ChanceNeeded(tuple((o, w / total) for o, w in enumerate(weights) if w > 0), seen_by)
+
+    def chance_draw(self, cards: list[int], seen_by: tuple[int, ...] = ()) -> int:
+        """`chance_pick` of one card from `cards` (ids below `game.num_chance_outcomes`, any order:
+        with explicit chance a pile's order is not drawn until its cards are): each id with the
+        probability of its share of `cards`. Removes one of it from `cards` and returns it."""
+        weights = [0] * (max(cards) + 1)
+        for c in cards:
+            weights[c] += 1
+        card = self.chance_pick(weights, seen_by)
+        cards.remove(card)
+        return card
+
+    def _play_step(self, before: State | None, action: int | None, given: list[int]) -> None:
+        """Play one step with explicit chance, `given` its chance outcomes so far: the setup
+        (`before` None) or `action` from a copy of `before` (which may be `self`). It ends at the
+        next decision, or at a chance event not yet given, where `self` stays as it was and becomes
+        a chance node."""
+        if before is None:
+            trial = self.__class__.__new__(self.__class__)
+            trial._fields(self.game, None, None, self.rules_version, True)
+        else:
+            trial = before.clone()
+        trial._given = given
+        trial._given_at = 0
+        trial._legal = None
+        try:
+            if action is None:
+                trial.setup()
+            else:
+                trial.history.append(action)
+                trial._apply(action)
+        except _ChanceNeeded as need:
+            if before is self:  # kept for the next try; `self` itself becomes the chance node
+                before = self.clone()
+            self._pending = _PendingChance(before, action, tuple(given), need.outcomes, need.seen_by)
+            self.current_player = CHANCE
+            self._legal = None
+            return
+        if trial._given_at != len(given):
+            raise AssertionError(
+                f"{self.game.name}: a step used {trial._given_at} of {len(given)} chance outcomes"
+            )
+        trial._given = None
+        trial._given_at = 0
+        trial._pending = None
+        self.__dict__ = trial.__dict__
+
+    # -- shared, continued ----------------------------------------------------------------------
+
     @property
     def is_terminal(self) -> bool:
         return self.current_player is None
 
     def legal_actions(self) -> list[int]:
         if self._legal is None:
-            self._legal = [] if self.current_player is None else self._legal_actions()
+            player = self.current_player
+            self._legal = [] if player is None or player == CHANCE else self._legal_actions()
         return list(self._legal)
 
     def apply_random(self, rand: Callable[[], float]) -> int:
         """Take a legal action chosen uniformly with `rand()` in [0, 1) (`random.Random.random`) and
         return it: the rollouts of a search, without `apply`'s checks and copies (the action comes
-        from the legal list itself)."""
+        from the legal list itself). Not for a state with explicit chance (use `apply`)."""
         legal = self._legal
         if legal is None:
             legal = self._legal_actions()
@@ -447,13 +635,17 @@ class State:
             raise IllegalAction(action, self.decision(), whose)
         legal = self._legal
         if legal is None:
-            legal = self._legal = [] if self.current_player is None else self._legal_actions()
+            player = self.current_player
+            legal = self._legal = [] if player is None or player == CHANCE else self._legal_actions()
         if type(action) is int and action in legal:  # the hot path: a legal id
             a = action
         elif isinstance(action, str):
             a = self.parse_action(action)
         else:
             a = self._checked(action, legal)
+        if self.explicit_chance:  # played on a copy: a chance event on the way leaves this state as it was
+            self._play_step(self, a, [])
+            return
         self._legal = None
         self.history.append(a)
         self._apply(a)
@@ -469,6 +661,8 @@ class State:
             return a
         if self.current_player is None:
             reason = "the game is over"
+        elif self.current_player == CHANCE:
+            reason = "a chance event is pending (apply_chance)"
         elif not 0 <= a < self.game.num_actions:
             reason = f"action ids are 0 to {self.game.num_actions - 1}; legal now: " + self._legal_list(legal)
         else:
@@ -490,19 +684,36 @@ class State:
         other._legal = self._legal
         if self._log_cache is not None:  # the log so far is the clone's too: share it, copy on write
             self._log_shared = other._log_shared = True
-        self._copy_mutables(other)
+        pending = self._pending
+        if pending is None or pending.before is not None:  # (while the setup waits: no game fields yet)
+            self._copy_mutables(other)
         return other
 
     def __deepcopy__(self, memo: dict[int, Any]) -> State:
         # The game is immutable and shared; everything else is copied by clone().
         return self.clone()
 
-    def observation_tensor(self, seat: int) -> np.ndarray:
-        """Seat's view as a fixed-size float32 array in [-1, 1] (the game's `observation` module)."""
+    def observation_tensor(self, seat: int, out: np.ndarray | None = None) -> np.ndarray:
+        """Seat's view as a fixed-size float32 array in [-1, 1] (the game's `observation` module).
+
+        `out`: a float32 array of `game.observation_shape` (any values) to fill and return instead of
+        a new one, e.g. a row of a batch. A game's `observation` module may read the state straight
+        (`encode_state(game, state, seat, out)`) instead of encoding the view (`encode`); both give
+        the same tensor, bit for bit (tests check it)."""
         import numpy as np
 
-        out = np.zeros(self.game.observation_shape, dtype=np.float32)
-        self.game.observation_module().encode(self.game, self.view(seat), out)
+        game = self.game
+        module = game.observation_module()
+        if out is None:
+            out = np.zeros(game.observation_shape, dtype=np.float32)
+        elif out.dtype != np.float32:
+            raise TypeError(f"observation_tensor: out is a float32 array, not {out.dtype}")
+        fast = getattr(module, "encode_state", None)
+        if fast is not None and self._pending is None:
+            fast(game, self, game.check_seat(seat), out)
+        else:  # the reference: the encoding of the view (also at a chance node)
+            out.fill(0.0)
+            module.encode(game, self.view(seat), out)
         return out
 
     def legal_mask(self) -> np.ndarray:
@@ -561,6 +772,10 @@ class State:
         players decide on the present state (no heuristic reads the log)."""
         seat = self.game.check_seat(seat)
         game = self.game
+        if self._pending is not None and self._pending.before is None:
+            raise RuntimeError(
+                f"{game.name}: the setup waits for a chance outcome; there is nothing to see yet"
+            )
         v: dict[str, Any] = {
             "game": game.name,
             "rules_version": self.rules_version,
@@ -600,6 +815,8 @@ class State:
 
     def to_record(self) -> dict[str, Any]:
         """The game so far as a versioned JSON record; `bodoge.replay` rebuilds it."""
+        if self.explicit_chance:
+            raise BadRecord("a state with explicit chance has no seed: its chance came from outside")
         if self.seed is None:
             raise BadRecord("a state made by sample_state has no true history and cannot be recorded")
         result = None
@@ -619,6 +836,35 @@ class State:
 
     def __repr__(self) -> str:
         return f"<{self.game.name} state: move {len(self.history)}, {self.decision()}>"
+
+
+class _ChanceNeeded(Exception):
+    """A step with explicit chance met a chance event whose outcome is not given yet."""
+
+    def __init__(self, outcomes: tuple[tuple[int, float], ...], seen_by: tuple[int, ...]) -> None:
+        super().__init__("a chance outcome is needed")
+        self.outcomes = outcomes
+        self.seen_by = seen_by
+
+
+class _PendingChance:
+    """A chance node's step: played from `before` (None: the setup) with `action`, given `given`."""
+
+    __slots__ = ("action", "before", "given", "outcomes", "seen_by")
+
+    def __init__(
+        self,
+        before: State | None,
+        action: int | None,
+        given: tuple[int, ...],
+        outcomes: tuple[tuple[int, float], ...],
+        seen_by: tuple[int, ...],
+    ) -> None:
+        self.before = before  # never changed: each try plays on a copy of it
+        self.action = action
+        self.given = given
+        self.outcomes = outcomes
+        self.seen_by = seen_by
 
 
 class LogEntry(dict[str, Any]):

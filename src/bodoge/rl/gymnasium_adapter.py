@@ -17,7 +17,8 @@ from gymnasium import spaces
 import bodoge
 from bodoge import agents
 from bodoge.agents.base import Agent
-from bodoge.core.game import State
+from bodoge.agents.random_agent import RandomAgent
+from bodoge.core.game import Game, State
 from bodoge.core.registry import games as game_names
 from bodoge.errors import BadOption, IllegalAction
 from bodoge.rl.versions import env_version
@@ -69,6 +70,7 @@ class BodogeGymEnv(gymnasium.Env):
         self.action_space = spaces.Discrete(self.game.num_actions)
         self.state: State | None = None
         self._agent_rng = random.Random(0)
+        self._seat_play = SeatPlay(self.game, self.seat, self.opponents)
 
     def _state(self) -> State:
         if self.state is None:
@@ -76,19 +78,10 @@ class BodogeGymEnv(gymnasium.Env):
         return self.state
 
     def _play_opponents(self) -> None:
-        state = self._state()
-        while state.current_player is not None and state.current_player != self.seat:
-            seat = state.current_player
-            state.apply(
-                self.opponents[seat].act(self.game, state.lazy_view(seat), self._agent_rng), seat=seat
-            )
+        self._seat_play.opponents_move(self._state(), self._agent_rng)
 
     def action_masks(self) -> np.ndarray:
-        state = self._state()
-        if state.current_player is None:
-            # An all-zero mask makes masked samplers (MaskablePPO's categorical, …) divide by zero.
-            return np.ones(self.game.num_actions, dtype=np.int8)
-        return state.legal_mask()
+        return self._seat_play.mask(self._state())
 
     def _info(self) -> dict[str, Any]:
         return {"action_mask": self.action_masks()}
@@ -101,7 +94,7 @@ class BodogeGymEnv(gymnasium.Env):
         self.state = self.game.new_state(seed=deal)
         self._agent_rng = random.Random(deal)
         self._play_opponents()
-        return self._state().observation_tensor(self.seat), self._info()
+        return self._seat_play.observation(self._state()), self._info()
 
     def step(self, action: int) -> tuple[np.ndarray, float, bool, bool, dict[str, Any]]:
         state = self._state()
@@ -114,11 +107,12 @@ class BodogeGymEnv(gymnasium.Env):
                 raise
             info = self._info()
             info["illegal_action"] = str(exc)
-            return state.observation_tensor(self.seat), -1.0, True, False, info
-        self._play_opponents()
-        done = state.current_player is None
-        reward = state.returns()[self.seat] if done else 0.0
-        return state.observation_tensor(self.seat), reward, done, False, self._info()
+            return self._seat_play.observation(state), -1.0, True, False, info
+        play = self._seat_play
+        play.opponents_move(state, self._agent_rng)
+        if state.current_player is None:
+            return play.observation(state), state.returns()[self.seat], True, False, self._info()
+        return play.observation(state), 0.0, False, False, {"action_mask": play.mask(state)}
 
     def render(self) -> str | None:
         if self.render_mode is None:
@@ -128,6 +122,52 @@ class BodogeGymEnv(gymnasium.Env):
             print(text)
             return None
         return text
+
+
+class SeatPlay:
+    """One seat's side of a game against agents, for the environments: the opponents' moves up to
+    the seat's next decision, and the seat's observation and mask, each a new array (callers keep
+    them). Random opponents move without a view: the draw `RandomAgent` makes from its view's legal
+    ids, from the state's."""
+
+    def __init__(self, game: Game, seat: int, opponents: dict[int, Agent]) -> None:
+        self.game = game
+        self.seat = seat
+        self.opponents = opponents
+        self.random_seats = frozenset(p for p, agent in opponents.items() if type(agent) is RandomAgent)
+        self.shape = game.observation_shape
+        self.num_actions = game.num_actions
+        self.encode_state = getattr(game.observation_module(), "encode_state", None)
+
+    def opponents_move(self, state: State, rng: random.Random) -> None:
+        seat = self.seat
+        random_seats = self.random_seats
+        while True:
+            p = state.current_player
+            if p is None or p == seat:
+                return
+            if p in random_seats:
+                state.apply(rng.choice(state.legal_actions()), seat=p)
+            else:
+                state.apply(self.opponents[p].act(self.game, state.lazy_view(p), rng), seat=p)
+
+    def observation(self, state: State, out: np.ndarray | None = None) -> np.ndarray:
+        if out is None:
+            out = np.empty(self.shape, dtype=np.float32)
+        if self.encode_state is not None:
+            self.encode_state(self.game, state, self.seat, out)
+            return out
+        return state.observation_tensor(self.seat, out=out)
+
+    def mask(self, state: State) -> np.ndarray:
+        """The legal actions as 1s (int8). Once the game is over, every action: an all-zero mask makes
+        masked samplers (MaskablePPO's categorical, …) divide by zero."""
+        if state.current_player is None:
+            return np.ones(self.num_actions, dtype=np.int8)
+        buf = bytearray(self.num_actions)
+        for a in state.legal_actions():
+            buf[a] = 1
+        return np.frombuffer(buf, dtype=np.int8)
 
 
 def env_id(name: str) -> str:
@@ -141,6 +181,7 @@ def register_envs() -> None:
             gymnasium.register(
                 id=env_id(name),
                 entry_point="bodoge.rl.gymnasium_adapter:BodogeGymEnv",
+                vector_entry_point="bodoge.rl.vector_adapter:BodogeVectorEnv",
                 kwargs={"game": name},
                 max_episode_steps=None,
             )

@@ -32,7 +32,8 @@ class BodogeAECEnv(AECEnv):
         self.metadata = {**self.metadata, "name": f"bodoge_{self.game.name}_v{env_version(self.game.name)}"}
         self.render_mode = render_mode
         self.possible_agents = [f"player_{p}" for p in range(self.game.num_players)]
-        shape = self.game.observation_shape
+        self._seat_of = {agent: p for p, agent in enumerate(self.possible_agents)}
+        shape = self._shape = self.game.observation_shape
         space = spaces.Dict(
             {
                 "observation": spaces.Box(low=-1.0, high=1.0, shape=shape, dtype=np.float32),
@@ -71,16 +72,20 @@ class BodogeAECEnv(AECEnv):
 
     def state(self) -> np.ndarray:
         state = self._state()
-        return np.stack([state.observation_tensor(seat) for seat in range(self.game.num_players)])
+        stacked = np.empty((self.game.num_players, *self._shape), dtype=np.float32)
+        for seat in range(self.game.num_players):
+            state.observation_tensor(seat, out=stacked[seat])
+        return stacked
 
     def observe(self, agent: str) -> dict[str, np.ndarray]:
         state = self._state()
-        seat = self.possible_agents.index(agent)
+        seat = self._seat_of[agent]
+        mask = bytearray(self.game.num_actions)
         if state.current_player == seat:
-            mask = state.legal_mask()
-        else:
-            mask = np.zeros(self.game.num_actions, dtype=np.int8)
-        return {"observation": state.observation_tensor(seat), "action_mask": mask}
+            for a in state.legal_actions():
+                mask[a] = 1
+        observation = state.observation_tensor(seat, out=np.empty(self._shape, dtype=np.float32))
+        return {"observation": observation, "action_mask": np.frombuffer(mask, dtype=np.int8)}
 
     def step(self, action: int | None) -> None:
         if self.terminations[self.agent_selection] or self.truncations[self.agent_selection]:
@@ -89,7 +94,7 @@ class BodogeAECEnv(AECEnv):
         state = self._state()
         agent = self.agent_selection
         self._cumulative_rewards[agent] = 0.0
-        state.apply(int(action) if action is not None else -1, seat=self.possible_agents.index(agent))
+        state.apply(int(action) if action is not None else -1, seat=self._seat_of[agent])
         if state.current_player is None:
             for agent_name, share in zip(self.possible_agents, state.returns(), strict=True):
                 self.rewards[agent_name] = share

@@ -32,8 +32,9 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
-from bodoge.games.hangover.cards import DRINK_INDEX
-from bodoge.games.hangover.state import HangoverGame
+from bodoge.games.hangover.cards import DRINK_CODES, DRINK_INDEX, SUIT
+from bodoge.games.hangover.options import SECRET
+from bodoge.games.hangover.state import DECLARING, FLIPPING, TRICK, HangoverGame
 
 if TYPE_CHECKING:
     import numpy as np
@@ -119,3 +120,132 @@ def encode(game: HangoverGame, view: Mapping[str, Any], out: np.ndarray) -> None
     at += 1
     assert at == flat.shape[0]
     np.clip(flat, -1.0, 1.0, out=flat)
+
+
+# -- the fast path: the same tensor straight from the state ----------------------------------------
+
+
+class _Fixed:
+    """What `encode_state` needs of a game, worked out once: its scales and offsets, and the tensor
+    as a list with the drunk limit (the same at every position) and zeros elsewhere."""
+
+    def __init__(self, game: HangoverGame) -> None:
+        n, cols, d = game.num_players, game.num_columns, len(game.snack_codes)
+        self.n, self.cols, self.d = n, cols, d
+        self.card = [DRINK_INDEX[code] for code in DRINK_CODES]  # a card's slot, as `encode` reads its code
+        self.snack = [game.snack_index[code] for code in game.snack_codes]
+        self.width = 11 + cols
+        self.size = max(1, game.hand_size)
+        self.limit2 = 2 * max(1, game.limit)
+        self.trick_at = 5 + 56 * 3
+        self.seats_at = self.trick_at + n * 57 + 4
+        self.flipped_at = self.seats_at + n * self.width
+        self.snacks_at = self.flipped_at + n * 2
+        self.judging_at = self.snacks_at + d + cols * d
+        self.orders = [[(me + i) % n for i in range(n)] for me in range(n)]
+        vals = [0.0] * shape(game)[0]
+        vals[-1] = game.limit / 30
+        self.template = vals
+
+
+def _fixed(game: HangoverGame) -> _Fixed:
+    fixed: _Fixed | None = game.__dict__.get("_observation_fixed")
+    if fixed is None:
+        fixed = game.__dict__["_observation_fixed"] = _Fixed(game)
+    return fixed
+
+
+def encode_state(game: HangoverGame, state: Any, seat: int | None, out: np.ndarray) -> None:
+    """`encode(game, state.view(seat), out)` without building the view: the same values, bit for bit,
+    read from the state's fields (only those the view shows). `out` need not be zeroed. The tensor
+    is built as a list (cheaper than writes into the array), then copied once."""
+    import numpy as np
+
+    fixed = game.__dict__.get("_observation_fixed") or _fixed(game)
+    n, cols, d = fixed.n, fixed.cols, fixed.d
+    card = fixed.card
+    me = seat or 0
+    phase = state.phase
+    vals = fixed.template.copy()
+    vals[phase] = 1.0
+    if seat is not None:
+        for c in state.hands[seat]:
+            vals[5 + card[c]] = 1.0
+        for c in state.discards[seat]:
+            vals[61 + card[c]] = 1.0
+    trick = state.trick
+    for _, cards, _ in state.past:
+        for c in cards:
+            if c >= 0:
+                vals[117 + card[c]] = 1.0
+    for c in trick:
+        if c >= 0:
+            vals[117 + card[c]] = 1.0
+    at = fixed.trick_at
+    leader = state.leader
+    for i, c in enumerate(trick):
+        rel = (leader + i - me) % n  # the seat of the i-th card, relative to the observer
+        vals[at + rel * 57 + (56 if c < 0 else card[c])] = 1.0
+    at += n * 57
+    if trick:
+        vals[at + SUIT[trick[0]]] = 1.0
+    at += 4
+
+    width = fixed.width
+    size = fixed.size
+    current = state.current_player
+    # HO-D29: during a secret round, another seat's answer is unseen (its status waits for the reveal)
+    hidden = game.declaration == SECRET and phase == DECLARING
+    status = state.status
+    declared = state.declared
+    tricks = state.tricks
+    vp = state.vp
+    hands = state.hands
+    discards = state.discards
+    columns = state.columns
+    leads = phase == TRICK
+    for q in range(n):
+        base = at + ((q - me) % n) * width
+        vals[base + status[q]] = 1.0
+        vals[base + 4] = 1.0 if declared[q] > 0 and not (hidden and q != seat) else 0.0
+        vals[base + 5] = 1.0 if current == q else 0.0
+        vals[base + 6] = 1.0 if leader == q and leads else 0.0
+        vals[base + 7] = tricks[q] / game.hangover_trick
+        vals[base + 8] = vp[q] / 30
+        vals[base + 9] = len(hands[q]) / size
+        vals[base + 10] = len(discards[q]) / size
+        k = base + 11
+        for col in columns[q]:
+            vals[k] = len(col) / 4
+            k += 1
+    at += n * width
+    values = game.snack_value
+    for q in range(n):
+        flipped = state.flipped[q]
+        if flipped:
+            base = at + ((q - me) % n) * 2
+            vals[base] = len(flipped) / 4
+            vals[base + 1] = sum(values[s][v] for _, s, v in flipped) / 9
+    at += n * 2
+    if seat is not None:
+        snack = fixed.snack
+        for s in state.snack_hands[seat]:
+            vals[at + snack[s]] += 0.5
+        at += d
+        for column in columns[seat]:
+            for s in column:
+                vals[at + snack[s]] += 0.5
+            at += d
+    if phase == FLIPPING:
+        at = fixed.judging_at
+        limit2 = fixed.limit2
+        total = state.judge_sum
+        vals[at] = total / limit2
+        vals[at + 1] = (total + state.judge_added) / limit2
+        vals[at + 2] = state.judge_flips / 4
+        vals[at + 3] = tricks[current] / cols
+        vals[at + 4] = 1.0 if current == seat else 0.0
+    flat = out.reshape(-1)
+    flat[:] = vals
+    np.minimum(flat, 1.0, out=flat)
+    np.maximum(flat, -1.0, out=flat)

@@ -14,7 +14,7 @@ from typing import Any, ClassVar
 
 from bodoge.errors import BadOption, IllegalAction
 from bodoge.games.hangover import play, scoring, setup
-from bodoge.games.hangover.cards import drink_deck, snack_values
+from bodoge.games.hangover.cards import NUM_DRINK, drink_deck, snack_values
 from bodoge.games.hangover.options import (
     ANY_TRICK,
     LATER_OPTIONS,
@@ -123,6 +123,12 @@ class Hangover(HangoverGame):
         self.arrangements = _enumerate_arrangements(m, cols) if m else [()]
         self.arrange0 = FLIP + 2 * len(self.snack_codes)
         self.num_actions = self.arrange0 + len(self.arrangements)
+        # with explicit chance: a card dealt, the drink card itself or NUM_DRINK + its snack type
+        self.num_chance_outcomes = NUM_DRINK + len(self.snack_codes)
+
+    def max_chance_events(self) -> int:
+        # The deal is the only chance (HO-3.3): every card dealt.
+        return self.num_players * (self.hand_size + self.snacks_per_player)
 
     def options_json(self) -> dict[str, Any]:
         """The options as JSON, each option of the non-drinker variants (HO-D29–HO-D32) only where it

@@ -8,7 +8,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from bodoge.errors import BadOption
-from bodoge.games.hangover.cards import DRINK_CODES, DRINK_INDEX, normalize_snack
+from bodoge.games.hangover.cards import DRINK_CODES, DRINK_INDEX, NUM_DRINK, normalize_snack
 from bodoge.games.hangover.state import ARRANGE, DECLARING, DRINKER, TRICK, HangoverState
 
 
@@ -26,6 +26,9 @@ def shuffle(rng: random.Random, cards: list[int]) -> None:
 def deal(state: HangoverState) -> None:
     """HO-3.3 … HO-3.7: shuffle (or take the stacked decks) and deal."""
     g = state.game
+    if state.deck is None and state.explicit_chance:
+        explicit_deal(state)
+        return
     if state.deck is None:
         drink = list(g.drink_cards)
         shuffle(state.rng, drink)  # HO-3.3: drink deck first, then the snack deck
@@ -37,6 +40,24 @@ def deal(state: HangoverState) -> None:
     hands = [drink[p : n * g.hand_size : n] for p in range(n)]
     snack_hands = [snack[p : n * g.snacks_per_player : n] for p in range(n)]
     start(state, hands, drink[n * g.hand_size :], snack_hands, snack[n * g.snacks_per_player :])
+
+
+def explicit_deal(state: HangoverState) -> None:
+    """The deal with chance taken from outside: each card dealt is a chance event, in the order of
+    the deal (card i to seat i mod n, the drink cards first, then the snacks); its outcome is the
+    drink card, or NUM_DRINK + the snack type. A seat learns its hand as a whole. The cards set
+    aside stay in no order (they are never shown)."""
+    g = state.game
+    n = g.num_players
+    drink = list(g.drink_cards)
+    hands: list[list[int]] = [[] for _ in range(n)]
+    for i in range(n * g.hand_size):
+        hands[i % n].append(state.chance_draw(drink))
+    snack = [NUM_DRINK + s for s in g.snack_deck]
+    snack_hands: list[list[int]] = [[] for _ in range(n)]
+    for i in range(n * g.snacks_per_player):
+        snack_hands[i % n].append(state.chance_draw(snack) - NUM_DRINK)
+    start(state, hands, drink, snack_hands, [s - NUM_DRINK for s in snack])
 
 
 def stacked(state: HangoverState, deck: Any) -> tuple[list[int], list[int]]:

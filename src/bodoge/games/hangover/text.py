@@ -110,6 +110,13 @@ def _game_end(seen: Mapping[str, Any], lang: str) -> str:
     return "\n".join(lines)
 
 
+def chance_text(game: HangoverGame, outcome: int) -> str:
+    """A card dealt with explicit chance: the drink card's code, or the snack (NUM_DRINK + its type)."""
+    if outcome < len(DRINK_CODES):
+        return f"deal {DRINK_CODES[outcome]}"
+    return f"deal snack {game.snack_codes[outcome - len(DRINK_CODES)]}"
+
+
 def event_text(game: HangoverGame, seen: Mapping[str, Any], lang: str) -> str:
     """One log event as a line a player reads. It says only what the event dict holds, so a card the
     seat may not see (another player's face-down discard or snack order) is never named."""

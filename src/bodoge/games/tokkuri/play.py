@@ -303,7 +303,7 @@ def resolve(state: TokkuriState, p: int) -> None:
             return
     elif effect == DRAW:  # TK-5.3
         if state.stock:
-            c = state.stock.pop()
+            c = state.chance_draw(state.stock, (p,)) if state.explicit_chance else state.stock.pop()
             insort(hands[p], c)
             ev.append(("draw", p, c))
     elif effect == PASS:  # TK-5.4
@@ -325,12 +325,18 @@ def steal(state: TokkuriState, drinker: int, victim: int) -> None:
     if state._forced_steals:
         t = state._forced_steals.pop(0)
         hand.remove(t)
+    elif state.explicit_chance:  # chance from outside: the card's type, face up for everyone
+        weights = [0] * (hand[-1] + 1)  # the hand is sorted
+        for c in hand:
+            weights[c] += 1
+        t = state.chance_pick(weights, tuple(range(state.game.num_players)))
+        hand.remove(t)
     else:
         t = hand.pop(state.rng.randrange(len(hand)))
     state.discard.append(t)
     state.events.append(("steal", drinker, victim, t))
     if state.stock:
-        c = state.stock.pop()
+        c = state.chance_draw(state.stock, (victim,)) if state.explicit_chance else state.stock.pop()
         insort(hand, c)
         state.events.append(("draw", victim, c))
 

@@ -102,6 +102,7 @@ class Tokkuri(TokkuriGame):
         self.ntypes = T = len(types)
         self.total = total
         self.all_cards = [t for t in range(T) for _ in range(types[t].copies)]
+        self.num_chance_outcomes = T  # with explicit chance: a card dealt, drawn or stolen, by its type
         #: after[p]: the seats from p's left neighbour round to p itself (TK-4.7).
         self.after = [tuple((p + i) % n for i in range(1, n + 1)) for p in range(n)]
         self.trouble = next((t for t in range(T) if self.kind[t] == TROUBLE), -1)
@@ -185,3 +186,9 @@ class Tokkuri(TokkuriGame):
         o = self.options
         rounds = o["rounds"] if o["rounds"] is not None else o["max_rounds"]
         return rounds * self.total * (2 + self.max_slots + self.num_players)
+
+    def max_chance_events(self) -> int:
+        # Per round: each card is dealt or drawn at most once, and stolen (TK-5.2) at most once.
+        o = self.options
+        rounds = o["rounds"] if o["rounds"] is not None else o["max_rounds"]
+        return rounds * 2 * self.total

@@ -68,18 +68,28 @@ def start_round(state: TokkuriState) -> None:
     r = state.round_no
     start = (r - 1) % n
     order = state._forced_decks.get(r) if state._forced_decks else None
-    if order is not None:
-        cards = list(order)
-    elif state.rules_version == 1:
-        cards = shuffled_v1(g.all_cards, state.rng)
-    else:
-        cards = shuffled(g.all_cards, state.rng)
     dealt = n * g.options["hand_size"]
-    # Card i (from 0) goes to seat (start + i) mod n.
-    hands = [sorted(cards[(k - start) % n : dealt : n]) for k in range(n)]
+    if order is None and state.explicit_chance:
+        # Chance from outside: each card dealt is a chance event (one card type per outcome), in the
+        # order of the deal; the stock holds the rest in no order (each draw from it is a chance
+        # event too). A seat learns its hand as a whole (the `deal` event), not card by card.
+        stock = g.all_cards.copy()
+        hands: list[list[int]] = [[] for _ in range(n)]
+        for i in range(dealt):
+            hands[(start + i) % n].append(state.chance_draw(stock))
+        hands = [sorted(hand) for hand in hands]
+    else:
+        if order is not None:
+            cards = list(order)
+        elif state.rules_version == 1:
+            cards = shuffled_v1(g.all_cards, state.rng)
+        else:
+            cards = shuffled(g.all_cards, state.rng)
+        # Card i (from 0) goes to seat (start + i) mod n.
+        hands = [sorted(cards[(k - start) % n : dealt : n]) for k in range(n)]
+        stock = cards[dealt:]
+        stock.reverse()
     state.hands = hands  # hands are kept sorted: the legal actions come out in order
-    stock = cards[dealt:]
-    stock.reverse()
     state.stock = stock  # top card last
     state.table = []
     state.levels = []

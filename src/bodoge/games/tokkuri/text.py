@@ -132,8 +132,15 @@ def event_text(game: TokkuriGame, seen: Mapping[str, Any], lang: str) -> str:
     return TEXTS.say(lang, key, **fields)
 
 
+def chance_text(game: TokkuriGame, outcome: int) -> str:
+    """A card dealt, drawn or stolen with explicit chance: its code."""
+    return f"card {game.codes[outcome]}"
+
+
 def decision_text(state: TokkuriState, lang: str) -> str:
-    """What `current_player` decides now, in `lang`."""
+    """What `current_player` decides now, in `lang`. Everyone's view carries it, so it says nothing
+    that hangs on a hidden hand: a turn is "place a tokkuri, or drink if a card can" (whether one can
+    is the mover's to see, in the legal actions; the board's prompt says which)."""
     phase = PHASES[state.phase]
     if phase != "target":
         return TEXTS.say(lang, f"decision.{phase}", seat=state.current_player)

@@ -50,7 +50,7 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 from bodoge.games.tottarot.cards import ICONS
-from bodoge.games.tottarot.state import TottarotGame
+from bodoge.games.tottarot.state import PH_PEEK, PH_SHARE, TottarotGame
 
 if TYPE_CHECKING:
     import numpy as np
@@ -191,3 +191,185 @@ def encode(game: TottarotGame, view: Mapping[str, Any], out: np.ndarray) -> None
     at += n * width
     assert at == flat.shape[0]
     np.clip(flat, -1.0, 1.0, out=flat)
+
+
+# -- the fast path: the same tensor straight from the state ----------------------------------------
+
+
+class _Fixed:
+    """What `encode_state` needs of a game, worked out once: its scales, the tensor as a list with
+    the card types' slice (the same at every position) and zeros elsewhere, and `discard[i][c]`: the
+    value of c discarded cards of type i, added one by one into the float32 tensor as `encode` does."""
+
+    def __init__(self, game: TottarotGame) -> None:
+        import numpy as np
+
+        n, k, w, turns = game.n, len(game.codes), game.max_will + 1, game.turns
+        self.k, self.w = k, w
+        self.canon = [game.code_index[code] for code in game.codes]
+        self.scale = float(max(1, *(abs(p) for p in game.points)))
+        self.rounds = n * (game.target - 1) + 1
+        self.deck = max(1, game.deck_size)
+        self.width = _seat_width(game)
+        self.will_sum = max(1, w * (w - 1) // 2)
+        self.order_scale = max(1, n - 1)
+        self.row_scale = turns * self.scale
+        self.points = [p / self.scale for p in game.effective]
+        self.orders = [[(me + i) % n for i in range(n)] for me in range(n)]
+        self.known_by = [
+            [[(r - me) % n for r in range(n) if mask >> r & 1] for mask in range(1 << (n + 1))]
+            for me in range(n)
+        ]
+        self.bits = [[v for v in range(w) if mask >> v & 1] for mask in range(1 << w)]
+        self.unused = [sum(b) / self.will_sum for b in game.bid_lists]
+        copies = game.copies
+        cell = np.zeros(1, dtype=np.float32)
+        self.discard = []
+        for i in range(k):
+            sums = [0.0]
+            cell[0] = 0.0
+            for _ in range(copies[i]):
+                cell[0] += 1.0 / copies[i]
+                sums.append(float(cell[0]))
+            self.discard.append(sums)
+        self.inv = [1.0 / c for c in copies]
+        vals = [0.0] * shape(game)[0]
+        at = 10
+        most = max(copies)
+        for i in range(k):
+            base = at + i * 6
+            vals[base] = game.points[i] / self.scale
+            icon = game.icon_codes[i]
+            if icon is not None:
+                vals[base + 1 + ICONS.index(icon)] = 1.0
+            vals[base + 5] = copies[i] / most
+        self.template = vals
+        # a pending icon holder's icon, by its last decided card as the view reads it (icon_codes[−1]
+        # where it decided none, as the view's index does)
+        self.pending = [PENDING.index(c) if c in PENDING else -1 for c in game.icon_codes]
+
+
+def _fixed(game: TottarotGame) -> _Fixed:
+    fixed: _Fixed | None = game.__dict__.get("_observation_fixed")
+    if fixed is None:
+        fixed = game.__dict__["_observation_fixed"] = _Fixed(game)
+    return fixed
+
+
+def encode_state(game: TottarotGame, state: Any, seat: int | None, out: np.ndarray) -> None:
+    """`encode(game, state.view(seat), out)` without building the view: the same values, bit for bit,
+    read from the state's fields (only those the view shows). `out` need not be zeroed. The tensor
+    is built as a list (cheaper than writes into the array), then copied once."""
+    import numpy as np
+
+    fixed = game.__dict__.get("_observation_fixed") or _fixed(game)
+    n, k, w, turns = game.n, fixed.k, fixed.w, game.turns
+    canon = fixed.canon
+    me = seat or 0
+    bit = game.public_bit if seat is None else 1 << seat
+    vals = fixed.template.copy()
+    phase = state.phase
+    vals[phase] = 1.0
+
+    revealed = state.nbid == n
+    actors = state.actors if revealed else ()
+    done = state.qi if revealed else 0
+    vals[5] = state.round / fixed.rounds
+    vals[6] = state.turn / turns
+    vals[7] = len(state.pile) / fixed.deck
+    vals[8] = 1.0 if revealed else 0.0
+    vals[9] = done / n
+    at = 10 + k * 6
+
+    left = list(game.copies)
+    discard = state.discard
+    if discard:
+        counts = [0] * k
+        for c in discard:
+            counts[canon[c]] += 1
+        table = fixed.discard
+        for i in range(k):
+            if counts[i]:
+                vals[at + i] = table[i][counts[i]]
+                left[i] -= counts[i]
+    at += k
+    rows = state.rows
+    for row in rows:
+        for x in row:
+            left[canon[x >> 1]] -= 1
+    declared = state.declared
+    knows = state.knows
+    for p in range(n):
+        c = declared[p]
+        if c >= 0 and knows[p] & bit:
+            left[canon[c]] -= 1
+    vals[at : at + k] = [a / b for a, b in zip(left, game.copies, strict=True)]
+    at += k
+
+    width = fixed.width
+    start = state.start
+    current = state.current_player
+    if phase in (PH_SHARE, PH_PEEK):
+        pending = {h: fixed.pending[state.last_dec[h]] for h in state.icon_queue[state.iq :]}
+    else:
+        pending = {}
+    bids = state.bids
+    used = state.used
+    effective = fixed.points
+    public = game.public_bit
+    for q in range(n):
+        base = at + ((q - me) % n) * width
+        d = declared[q]
+        kq = knows[q]
+        vals[base] = 1.0 if current == q else 0.0
+        vals[base + 1] = 1.0 if start == q else 0.0
+        vals[base + 2] = ((q - start) % n) / fixed.order_scale
+        vals[base + 3] = 1.0 if d >= 0 else 0.0
+        b = base + 4
+        if d >= 0 and kq & bit:
+            vals[b + canon[d]] = 1.0
+        b += k
+        for r in fixed.known_by[me][kq]:
+            vals[b + r] = 1.0
+        b += n
+        vals[b] = 1.0 if kq & public else 0.0
+        v = bids[q]
+        vals[b + 1] = 1.0 if v >= 0 else 0.0
+        b += 2
+        if v >= 0 and (revealed or q == seat):
+            vals[b + v] = 1.0
+        b += w
+        for v in fixed.bits[used[q]]:
+            vals[b + v] = 1.0
+        b += w
+        vals[b] = fixed.unused[used[q]]
+        b += 1
+        row = rows[q]
+        total = 0
+        slot = b
+        for x in row[:turns]:
+            vals[slot + canon[x >> 1]] = 1.0
+            vals[slot + k] = 1.0 if x & 1 else 0.0
+            vals[slot + k + 1] = effective[x]
+            slot += k + 2
+        for x in row:
+            total += game.effective[x]
+        b += turns * (k + 2)
+        vals[b] = total / fixed.row_scale
+        vals[b + 1] = len(row) / turns
+        b += 2
+        if q in actors:
+            place = actors.index(q)
+            vals[b] = 1.0
+            vals[b + 1] = 1.0 if place < done else 0.0
+            vals[b + 2] = place / n
+        b += 3
+        icon = pending.get(q, -1)
+        if icon >= 0:
+            vals[b + icon] = 1.0
+        b += 3
+        vals[b] = state.tokens[q] / game.target
+    flat = out.reshape(-1)
+    flat[:] = vals
+    np.minimum(flat, 1.0, out=flat)
+    np.maximum(flat, -1.0, out=flat)

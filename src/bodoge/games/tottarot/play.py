@@ -19,8 +19,9 @@ def start_turn(state: TottarotState) -> None:
     r = state.round
     ev = state.events.append
     ev(("turn", r, t, order))  # the turn's declaration begins, drawn in this order
+    explicit = state.explicit_chance  # chance from outside: each draw is a chance event (setup.start_round)
     for p in order:  # TT-4.2 declaration, TT-3.3 drawing order
-        c = declared[p] = pile.pop()
+        c = declared[p] = state.chance_draw(pile, (p,)) if explicit else pile.pop()
         knows[p] = 1 << p
         ev(("draw", r, t, p, c))  # each seat sees only its own card
     state.bids = [-1] * g.n

@@ -129,6 +129,11 @@ class Tottarot(TottarotGame):
         texts += [f"steal P{s}" for s in range(n)] + ["steal none"]
         texts += [f"share P{s}" for s in range(n)] + [f"peek P{s}" for s in range(n)]
         self.action_texts = tuple(texts)
+        self.num_chance_outcomes = len(types)  # with explicit chance: a draw's outcome is its card type
+
+    def max_chance_events(self) -> int:
+        """Every card drawn: at most n × (target − 1) + 1 rounds of n × turns_per_round draws."""
+        return (self.n * (self.target - 1) + 1) * self.drawn_per_round
 
     def max_game_length(self) -> int:
         """TT-6.3: every round gives a token, so at most n × (target − 1) + 1 rounds; a turn has at

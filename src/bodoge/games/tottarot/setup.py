@@ -41,17 +41,22 @@ def start_round(state: TottarotState) -> None:
     state.round += 1
     state.start = (state.round - 1) % n  # TT-3.1: the marker moves one seat left each round
     order = state._stacked.get(state.round)
-    if order is None:
-        # TT-3.2 / TT-4.8, the only chance event. Only the top n × turns_per_round cards are
-        # ever drawn (or seen), so a partial Fisher-Yates shuffle of that prefix is the same
-        # uniform deal; the cards below it stay in a fixed order, never drawn nor shown.
-        order = g.full_deck.copy()
-        size = len(order)
-        rnd = state.rng.random
-        for i in range(g.drawn_per_round):
-            j = i + int(rnd() * (size - i))
-            order[i], order[j] = order[j], order[i]
-    state.pile = order[::-1]
+    if order is None and state.explicit_chance:
+        # Chance taken from outside: each draw (play.start_turn) is its own chance event, one card
+        # type per outcome, so the pile holds the deck's cards in no order.
+        state.pile = g.full_deck.copy()
+    else:
+        if order is None:
+            # TT-3.2 / TT-4.8, the only chance event. Only the top n × turns_per_round cards are
+            # ever drawn (or seen), so a partial Fisher-Yates shuffle of that prefix is the same
+            # uniform deal; the cards below it stay in a fixed order, never drawn nor shown.
+            order = g.full_deck.copy()
+            size = len(order)
+            rnd = state.rng.random
+            for i in range(g.drawn_per_round):
+                j = i + int(rnd() * (size - i))
+                order[i], order[j] = order[j], order[i]
+        state.pile = order[::-1]
     state.discard = []
     state.rows = [[] for _ in range(n)]
     state.used = [0] * n

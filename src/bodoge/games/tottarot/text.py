@@ -87,6 +87,11 @@ def event_text(game: TottarotGame, seen: Mapping[str, Any], lang: str) -> str:
     return TEXTS.say(lang, key, **fields)
 
 
+def chance_text(game: TottarotGame, outcome: int) -> str:
+    """A draw's outcome with explicit chance: the card type drawn."""
+    return f"draw {game.codes[outcome]}"
+
+
 def decision_text(state: TottarotState, lang: str) -> str:
     """What `current_player` decides now, in `lang`."""
     key = f"decision.{PHASES[state.phase]}"

@@ -43,10 +43,19 @@ All values are clipped to [-1, 1].
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from functools import lru_cache
+from operator import add, getitem, mul, sub
 from typing import TYPE_CHECKING, Any
 
+from bodoge.core import tensors
 from bodoge.games.troika.cards import N_NUMBERS
-from bodoge.games.troika.scoring import score_counts, zero_waste_with_fuel
+from bodoge.games.troika.scoring import (
+    _segment_values,
+    round_value,
+    score_counts,
+    to_score,
+    zero_waste_with_fuel,
+)
 from bodoge.games.troika.state import TroikaGame
 
 if TYPE_CHECKING:
@@ -175,3 +184,177 @@ def encode(game: TroikaGame, view: Mapping[str, Any], out: np.ndarray) -> None:
     assert at == len(vals) == flat.shape[0]
     flat[:] = vals
     np.clip(flat, -1.0, 1.0, out=flat)
+
+
+# -- the fast path: the same tensor straight from the state ----------------------------------------
+
+
+@lru_cache(maxsize=1 << 16)
+def score_and_fuel(counts: tuple[int, ...]) -> tuple[int, bool]:
+    """`score_counts(counts)[:2]`: the best tile score and whether the tiles hold a fuel, from the
+    per-run values that round scoring uses (`round_value`, `_segment_values`), without working out
+    the partition itself: several times cheaper where the multiset is new, and the observation meets
+    a new one at most steps (tests check the two agree)."""
+    if max(counts) >= 3:
+        value = round_value(counts)
+        assert value is not None
+        return value, True
+    total = 0
+    i = 0
+    while i < N_NUMBERS:
+        if counts[i] == 0:
+            i += 1
+            continue
+        j = i
+        while j < N_NUMBERS and counts[j]:
+            j += 1
+        total += _segment_values(i, counts[i:j])[1]
+        i = j
+    return to_score(total), False
+
+
+class _Fixed:
+    """What `encode_state` needs of a game, worked out once: its scales, the slices that are the
+    same at every position (rules, copies), and each observer's seats in relative order."""
+
+    def __init__(self, game: TroikaGame) -> None:
+        n = game.num_players
+        copies = game.tile_counts
+        self.troika_on = game.troika_on
+        self.copies = list(copies)
+        self.inv = [1.0 / k if k else 0.0 for k in copies]
+        # values[i][k]: k tiles of number i + 1 as a share of its copies (k × inv, one float object each)
+        self.values = [[k * v for k in range(game.total_tiles + 1)] for v in self.inv]
+        self.total = max(1, game.total_tiles)
+        most = max(1, *copies)
+        self.constant = [
+            1.0 if game.troika_on else 0.0,
+            game.troika_bonus / SCORE,
+            game.troika_min_container / 15,
+            game.hand_limit / 15,
+            *(copies[i] / most for i in range(N_NUMBERS)),
+        ]
+        self.rounds = max(1, game.rounds)
+        self.chip_scale = max(1, *(abs(c) for c in game.chips))
+        self.rounds_chips = self.rounds * self.chip_scale
+        self.limit = max(1, game.hand_limit)
+        self.least = game.troika_min_container
+        self.places = max(1, n - 1)
+        self.orders = [[(me + i) % n for i in range(n)] for me in range(n)]
+        self.no_last = [0.0] * (1 + n * LAST_WIDTH)
+        self.zeros = [0] * N_NUMBERS
+
+
+# The blocks of values that repeat from step to step, by what they are made of (least recently used
+# first out): a container stays for several steps, and its seat's block shows it the same way.
+
+
+@lru_cache(maxsize=1 << 14)
+def _container_block(fixed: _Fixed, container: tuple[int, ...]) -> tuple[list[float], tuple[float, ...]]:
+    """What a seat's block shows of its container, as `encode` writes it: its counts and size (the
+    block's first values) and its score, fuel and size check (the last ones)."""
+    csize = sum(container)
+    head = list(map(getitem, fixed.values, container))
+    head.append(csize / 15)
+    if csize:
+        score, fuel = score_and_fuel(container)
+        return head, (score / SCORE, 1.0 if fuel else 0.0, 1.0 if csize >= fixed.least else 0.0)
+    return head, (0.0, 0.0, 1.0 if csize >= fixed.least else 0.0)
+
+
+@lru_cache(maxsize=1 << 14)
+def _own_block(fixed: _Fixed, both: tuple[int, ...], container_size: int) -> tuple[float, ...]:
+    """The observer's `own` values from its hand plus container, and its container's size."""
+    size = sum(both)
+    if not size:
+        return (0.0, 0.0, 0.0, 0.0)
+    score, fuel = score_and_fuel(both)
+    ready = fixed.troika_on and container_size >= fixed.least and zero_waste_with_fuel(both)
+    return (score / SCORE, 1.0 if fuel else 0.0, 1.0 if ready else 0.0, ((-size) % 3) / 2)
+
+
+def encode_state(game: TroikaGame, state: Any, seat: int | None, out: np.ndarray) -> None:
+    """`encode(game, state.view(seat), out)` without building the view: the same values, bit for bit,
+    read from the state's fields (only those the view shows). `out` need not be zeroed. The tensor is
+    built as a list in slice order (appending is cheaper than indexed writes) and copied once; what
+    it shows of a container, and the own block, come from tables (they repeat from step to step)."""
+    fixed: _Fixed = game.__dict__.get("_observation_fixed") or tensors.fixed(game, _Fixed)
+    inv = fixed.inv
+    total = fixed.total
+    mine = state.mine
+    containers = state.containers
+    if seat is None:
+        me = 0
+        hand = returned = own_container = fixed.zeros
+    else:
+        me = seat
+        hand = state.hands[seat]
+        returned = state.known[seat]
+        own_container = containers[seat]
+    held = map(add, map(add, mine, hand), returned)
+    for container in containers:
+        held = map(add, held, container)
+    unseen = list(map(sub, fixed.copies, held))
+
+    rounds = fixed.rounds
+    rnd = state.round
+    current = state.current_player
+    vals = [
+        rnd / rounds,
+        1.0 if rnd >= rounds else 0.0,
+        1.0 if current is None else 0.0,
+        len(state.pool) / total,
+        state.removed_size / total,
+        sum(mine) / total,
+        sum(unseen) / total,
+        sum(returned) / total,
+    ]
+    vals += fixed.constant
+    vals += map(mul, mine, inv)
+    vals += map(mul, hand, inv)
+    vals += map(mul, returned, inv)
+    vals += map(mul, unseen, inv)
+    vals += _own_block(fixed, tuple(map(add, hand, own_container)), sum(own_container))
+
+    start = state.start_player
+    first = state.first_declarer
+    hand_sizes = state.hand_sizes
+    declared = state.declared
+    chips = state.chips
+    limit = fixed.limit
+    rounds_chips = fixed.rounds_chips
+    for q in fixed.orders[me]:
+        head, tail = _container_block(fixed, tuple(containers[q]))
+        vals += head
+        vals += (
+            hand_sizes[q] / limit,
+            1.0 if current == q else 0.0,
+            1.0 if start == q else 0.0,
+            1.0 if declared[q] else 0.0,
+            1.0 if first == q else 0.0,
+            chips[q] / rounds_chips,
+        )
+        vals += tail
+
+    # the view's `last_round`: the last round_end event, which sets last_placements (none before it)
+    for e in () if state.last_placements is None else reversed(state.events):
+        if e[0] == "round_end":
+            scores, gained, placements, first_declarer = e[5], e[6], e[7], e[8]
+            chip_scale = fixed.chip_scale
+            places = fixed.places
+            vals.append(1.0)
+            for q in fixed.orders[me]:
+                score = scores[q]
+                vals += (
+                    1.0 if score is None else 0.0,
+                    0.0 if score is None else score / SCORE,
+                    gained[q] / chip_scale,
+                    (placements[q] - 1) / places,
+                    1.0 if first_declarer == q else 0.0,
+                )
+            break
+    else:
+        vals += fixed.no_last
+    flat = out.reshape(-1)
+    flat[:] = vals
+    tensors.clip_unit(flat)

@@ -32,7 +32,7 @@ _CONTAINER_IDS = range(RETURN_CONTAINER, RETURN_CONTAINER + N_NUMBERS)
 
 def start_turn(state: TroikaState) -> None:
     """TR-4.2: the mandatory turn-start flip."""
-    t = setup.take_from_pool(state)
+    t = setup.take_from_pool(state, None)
     state.mine[t - 1] += 1
     state.events.append(("flip", state.current_player, t))
     if state.known_total:
@@ -162,7 +162,7 @@ def act(state: TroikaState, a: int) -> None:
         state.container_sizes[p] += 1
         events.append(("take", p, a + 1))
     elif a == DRAW:  # TR-4.4
-        t = setup.take_from_pool(state)
+        t = setup.take_from_pool(state, (p,))
         state.hands[p][t - 1] += 1
         state.hand_sizes[p] += 1
         events.append(("draw", p, t))
@@ -205,7 +205,7 @@ def act(state: TroikaState, a: int) -> None:
             while state.declared[q]:
                 q = (q + 1) % n
         state.current_player = q
-        if state._stack is not None:
+        if state._stack is not None or state.explicit_chance:
             start_turn(state)
             return
         # TR-4.2, the turn-start flip (`_start_turn` inlined for the unstacked hot path)

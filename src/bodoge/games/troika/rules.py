@@ -12,7 +12,7 @@ from typing import ClassVar
 
 from bodoge.errors import BadOption
 from bodoge.games.troika import play, scoring, setup
-from bodoge.games.troika.cards import NUMBERS
+from bodoge.games.troika.cards import N_NUMBERS, NUMBERS
 from bodoge.games.troika.options import MAX_TILES, OPTION_SPECS
 from bodoge.games.troika.play import NUM_ACTIONS
 from bodoge.games.troika.state import TroikaGame, TroikaState
@@ -77,6 +77,7 @@ class Troika(TroikaGame):
                 f"{self.total_tiles - self.removed_per_round} tiles would remain)",
             )
         self.num_actions = NUM_ACTIONS
+        self.num_chance_outcomes = N_NUMBERS  # with explicit chance: a draw's outcome is its number − 1
         self.troika_on = bool(o["troika"]) and n >= 3  # TR-2.2: never with 2 players
         self.hand_limit = o["hand_limit"]
         self.troika_bonus = o["troika_bonus"]
@@ -89,3 +90,8 @@ class Troika(TroikaGame):
         # Each turn is one action and flips one pool tile; only hand tiles (dealt or drawn) go back
         # face down, so a round has at most (tiles − removed − 1) turns (see TR-4.5).
         return self.rounds * self.total_tiles
+
+    def max_chance_events(self) -> int:
+        # A round's setup takes removed + players + 1 tiles from the pool; each turn flips one and
+        # may draw one.
+        return self.rounds * (self.removed_per_round + self.num_players + 1 + 2 * self.total_tiles)

@@ -75,24 +75,25 @@ def new_round(state: TroikaState, stacked: list[int] | None = None) -> None:
     k = g.removed_per_round
     if k:
         for _ in range(k):
-            t = take_from_pool(state)
+            t = take_from_pool(state)  # set aside unseen
             state.removed[t - 1] += 1
         state.removed_size = k
         events.append(("removed", k))
     for i in range(n):
         q = (state.start_player + i) % n
-        t = take_from_pool(state)
+        t = take_from_pool(state, (q,))
         state.hands[q][t - 1] += 1
         state.hand_sizes[q] = 1
         events.append(("deal", q, t))
-    t = take_from_pool(state)
+    t = take_from_pool(state, None)
     state.mine[t - 1] += 1
     events.append(("flip", None, t))
     state.current_player = state.start_player  # TR-3.6: the first turn (and its flip) is play's
 
 
-def take_from_pool(state: TroikaState) -> int:
-    """One tile uniformly at random from the face-down pool (or the stacked outcome, TR-3.4)."""
+def take_from_pool(state: TroikaState, seen_by: tuple[int, ...] | None = ()) -> int:
+    """One tile uniformly at random from the face-down pool (or the stacked outcome, TR-3.4).
+    `seen_by`: the seats that see it (None: everyone, a flip), for chance taken from outside."""
     pool = state.pool
     stack = state._stack
     if stack is not None and state._stack_pos < len(stack):
@@ -109,6 +110,13 @@ def take_from_pool(state: TroikaState) -> int:
         state._stack_pos += 1
         if state._stack_pos == len(stack):
             state._stack = None  # used up: the RNG from here on
+    elif state.explicit_chance:  # chance from outside: the outcome is the tile's number − 1
+        weights = [0] * N_NUMBERS
+        for x in pool:
+            weights[x - 1] += 1
+        seats = tuple(range(state.game.num_players)) if seen_by is None else seen_by
+        t = state.chance_pick(weights, seats) + 1
+        i = pool.index(t)
     else:
         # rng.randrange(len(pool)), inlined (the same draws): the hot path's chance event.
         n = len(pool)

@@ -72,6 +72,11 @@ def event_text(game: TroikaGame, seen: Mapping[str, Any], lang: str) -> str:
     return TEXTS.say(lang, key, **seen)
 
 
+def chance_text(game: TroikaGame, outcome: int) -> str:
+    """A draw from the pool with explicit chance: the tile's number (the outcome is number − 1)."""
+    return f"tile {outcome + 1}"
+
+
 def decision_text(state: TroikaState, lang: str) -> str:
     """What `current_player` decides now, in `lang`."""
     key = "decision.turn_troika" if state.game.troika_on else "decision.turn"
