@@ -21,6 +21,8 @@ def test_a_lesson_completes_from_piped_input_and_a_wrong_move_gets_the_hint(fixt
     assert out.index("wants take 7") < out.index("P0 takes tile 7")  # refused, then played
     assert "P3 draws a tile." in out  # the coach played the other seats
     assert "Lesson complete!" in out
+    # The coach names the seats as the web page's board does; the terminal's board says P0, P1, ….
+    assert "At the table (the board's P0, P1, …): you are P0, Ken is P1, Mia is P2, Sam is P3." in out
 
 
 def test_japanese_and_a_move_in_parts(fixture_lessons: Path) -> None:

@@ -2,7 +2,7 @@
 these tests do not depend on the `bodoge.learn` package's loader.
 
 Each game's lessons must (a) follow the lesson format (docs of issue #32: id, title, seat, setup,
-steps with say/rules/expect/hint/point), (b) together cite every numbered rule part of sections 4, 5
+steps with say/rules/expect/hint/point/accept), (b) together cite every numbered rule part of sections 4, 5
 and 6 of the game's spec, and (c) replay through the real engine: the setup is a record that
 `bodoge.replay` accepts, and each step's `expect` is a legal action when it comes.
 """
@@ -66,7 +66,7 @@ RULE_IDS: dict[str, list[str]] = {
 
 GAMES = sorted(RULE_IDS)
 ID = re.compile(r"[a-z0-9-]+")
-STEP_KEYS = {"say", "rules", "expect", "hint", "point"}
+STEP_KEYS = {"say", "rules", "expect", "hint", "point", "accept"}
 JAPANESE = re.compile(r"[\u3040-\u30ff\u4e00-\u9fff]")
 
 
@@ -123,6 +123,11 @@ def test_lesson_schema(game: str) -> None:
             if "point" in step:
                 assert isinstance(step["point"], list), at
                 assert all(isinstance(p, str) and p for p in step["point"]), at
+            if "accept" in step:  # the beginnings of the moves' texts the step takes, its own among them
+                assert isinstance(step["accept"], list) and step["accept"], at
+                assert any(
+                    step["expect"] == a or step["expect"].startswith(a + " ") for a in step["accept"]
+                ), at
 
 
 @pytest.mark.parametrize("game", GAMES)

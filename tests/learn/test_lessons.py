@@ -103,6 +103,26 @@ def test_errors_name_the_lesson_and_the_step() -> None:
         (lambda lesson: lesson["steps"][1].update(point=["mine:0"]), "point 'mine:0' is no place"),
         (lambda lesson: lesson["steps"][1].pop("expect"), "step 1: a step says what comes next"),
         (
+            lambda lesson: lesson["steps"][0].update(accept=["take 7"]),
+            "step 0: accept lists the moves a step takes",
+        ),
+        (
+            lambda lesson: lesson["steps"][1].update(accept="take"),
+            "step 1: accept is a list of the beginnings",
+        ),
+        (
+            lambda lesson: lesson["steps"][1].update(accept=["draw"]),
+            "expect 'take 7' is not among the moves accept",
+        ),
+        (
+            lambda lesson: lesson["steps"][1].update(accept=["take 7", "take 99"]),
+            "accept 'take 99' begins no legal",
+        ),
+        (
+            lambda lesson: lesson["steps"][1].update(accept=["take 7", "draw"]),
+            "step 1 accepts 'draw', after which step 2's expect 'take 9' is not legal",
+        ),
+        (
             lambda lesson: lesson["steps"][1].update(say={"en": "x", "ja": "x", "fr": "x"}),
             "unknown language(s) fr",
         ),
@@ -187,3 +207,32 @@ def test_a_lesson_is_not_changed_by_its_coach() -> None:
     c = Coach(lesson)
     c.follow(["take 7"])
     assert lesson.setup == setup and Coach(lesson).played == []
+
+
+def test_a_step_takes_every_move_it_accepts_and_the_lesson_goes_on_from_it() -> None:
+    """`accept`: a step whose words allow several moves (the order of the last snacks) takes each of
+    them, by text or id; the lesson goes on from the move played, over `follow` too; others are
+    still refused."""
+    data = json.loads((FIXTURES / "hangover.json").read_text(encoding="utf-8"))
+    data[0]["steps"][1]["accept"] = ["arrange -1/-2"]
+    lesson = parse_lessons("hangover", data)[0]
+    assert lesson.steps[1].accept == ("arrange -1/-2",)
+    assert lesson.to_json()["steps"][1]["accept"] == ["arrange -1/-2"]
+    other = "arrange -1/-2 -1/-3 +2/+3 -3/+3"
+    c = Coach(lesson)
+    c.next()
+    assert not c.try_move("arrange +2/+3 -1/-2 -1/-3 -3/+3").ok
+    assert c.try_move(c.state.parse_action(other)).ok and c.played == [other]
+    followed = Coach(lesson)
+    followed.follow([other])
+    assert followed.view()["you"]["columns"] == [["-1/-2"], ["-1/-3"], ["+2/+3"], ["-3/+3"]]
+    with pytest.raises(LessonError, match="the lesson's move there is 'arrange -1/-2 \\+2/\\+3"):
+        Coach(lesson).follow(["arrange +2/+3 -1/-2 -1/-3 -3/+3"])
+
+
+def test_the_seats_have_names_in_each_language_the_learner_first() -> None:
+    from bodoge.learn.lessons import seat_names
+
+    assert seat_names(3, 0) == {"en": ["You", "Ken", "Mia"], "ja": ["あなた", "ケン", "ミア"]}
+    # Ken sits on the learner's left (the next seat) wherever the learner sits.
+    assert seat_names(4, 2)["en"] == ["Mia", "Sam", "You", "Ken"]

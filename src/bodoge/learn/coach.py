@@ -1,7 +1,9 @@
 """The coach: walks a lesson's steps on the real engine, the same for the web page and the terminal.
 
-At a step whose move is the learner's, `try_move` takes that move and nothing else: another move is
-refused kindly — with the step's hint, or a plain "this lesson wants X here" — and changes nothing.
+At a step whose move is the learner's, `try_move` takes that move (or one of the moves the step
+`accept`s: what its words allow) and nothing else: another move is refused kindly — with the step's
+hint, or a plain "this lesson wants X here" — and changes nothing. The lesson goes on from the move
+the learner played (`played` has it).
 At another seat's step the coach plays the move itself (`next`); a step without a move only explains,
 and `next` goes on. `follow` replays the moves of a lesson so far, which lets the server step a lesson
 without keeping anything between requests.
@@ -68,9 +70,9 @@ class Coach:
         if self.learners_turn:
             return self._wants(step)
         if step.expect is not None:
-            self.state.apply(step.expect)
-            self.played.append(step.expect)
-        self.index += 1
+            self._play(self.state.action_text(self.state.parse_action(step.expect)))
+        else:
+            self.index += 1
         return Answer(True, dict(step.say))
 
     def try_move(self, action: int | str) -> Answer:
@@ -88,10 +90,9 @@ class Coach:
                 },
             )
         assert step.expect is not None
-        if self._same(action, step.expect):
-            self.state.apply(step.expect)
-            self.played.append(step.expect)
-            self.index += 1
+        taken = self._taken(action, step)
+        if taken is not None:
+            self._play(taken)
             return Answer(True, {"en": "Well played.", "ja": "その通りです。"})
         return self._wants(step)
 
@@ -106,31 +107,40 @@ class Coach:
             if step is None:
                 raise LessonError(f"action {i}: the lesson has only {len(self.played)} moves")
             assert step.expect is not None
-            if not self._same(action, step.expect):
+            taken = self._taken(action, step)
+            if taken is None:
                 raise LessonError(
                     f"action {i} is {str(action)[:80]!r}, but the lesson's move there is {step.expect!r}"
                 )
-            self.state.apply(step.expect)
-            self.played.append(step.expect)
-            self.index += 1
+            self._play(taken)
 
     def skip_explanations(self) -> None:
         """Go on to the next step that has a move (or the end)."""
         while self.step is not None and self.step.expect is None:
             self.next()
 
+    def _play(self, text: str) -> None:
+        self.state.apply(self.state.parse_action(text))
+        self.played.append(text)
+        self.index += 1
+
     # -- words ------------------------------------------------------------------------------------
 
-    def _same(self, action: Any, expect: str) -> bool:
-        """Whether `action` (an id, or a text in any spacing and case) is the move `expect` names."""
+    def _taken(self, action: Any, step: Step) -> str | None:
+        """The text of the move `action` (an id, or a text in any spacing and case) if `step` takes
+        it: its `expect`, or a move it `accept`s; else None."""
+        assert step.expect is not None
         if isinstance(action, bool) or not isinstance(action, int | str):
-            return False
+            return None
         try:
-            wanted = self.state.parse_action(expect)
+            wanted = self.state.parse_action(step.expect)
             given = action if isinstance(action, int) else self.state.parse_action(action)
+            if given not in self.state.legal_actions():
+                return None
+            text = self.state.action_text(given)
         except (IllegalAction, BodogeError):
-            return False
-        return given == wanted
+            return None
+        return text if given == wanted or step.accepts(text) else None
 
     def _wants(self, step: Step) -> Answer:
         if step.hint is not None:
@@ -140,11 +150,14 @@ class Coach:
 
 
 def wants(state: State, expect: str) -> dict[str, str]:
-    """The plain refusal: which move the lesson wants here, in each language."""
-    ja = expect
-    with contextlib.suppress(BodogeError, NotImplementedError):  # a game without Japanese words
-        ja = state.action_text_in(state.parse_action(expect), "ja")
+    """The plain refusal: which move the lesson wants here, in each language, in the game's words
+    for it (as the choices under the board name it), not its command text."""
+    en = ja = expect
+    with contextlib.suppress(BodogeError, NotImplementedError):  # a game without such words
+        action = state.parse_action(expect)
+        en = state.action_text_in(action, "en")
+        ja = state.action_text_in(action, "ja")
     return {
-        "en": f"This lesson wants you to play {expect} here.",
+        "en": f"This lesson wants you to play {en} here.",
         "ja": f"このレッスンでは、ここで「{ja}」を選んでください。",
     }

@@ -3,13 +3,18 @@
 A lesson (docs/learn.md has the format) is a position — a bodoge record, its `setup` — and the
 steps that follow it: what the coach says, which rules it teaches, and the move that comes next
 (`expect`, an action text), or none where the step only explains. Every move after the setup is
-some step's `expect`, in order, so a lesson is a short game record with words around it.
+some step's `expect`, in order, so a lesson is a short game record with words around it. A step whose
+words allow more than one move (Hangover's "put -1/-2 first and +1/+2 second": the last two columns
+are the learner's to order) lists the moves it takes in `accept`: the beginnings of their texts.
 
 Loading checks everything a lesson's reader relies on, and names the file, the lesson and the step
 of anything wrong: the fields and their types, both languages of every text, and the replay — the
 setup must replay (`bodoge.replay`), and each `expect` must be legal where it comes. Each step
 learns there whose move it is (`Step.mover`): the learner's own, another seat's that the coach
-plays, or nobody's (an explanation).
+plays, or nobody's (an explanation); each move a step accepts must leave the rest of the lesson legal.
+
+The coach names the seats as the lesson page's board does (`seat_names`): the learner is "you", the
+others have names, the first of them the player on the learner's left.
 """
 
 from __future__ import annotations
@@ -51,7 +56,25 @@ BOARD_PLACES: dict[str, tuple[str, ...]] = {
     "troika": ("hand:P", "container:P", "mine", "pool", "seat:P"),
 }
 MAX_COLUMN = 9  # Hangover's snack columns are far fewer
-STEP_KEYS = {"say", "rules", "expect", "hint", "point"}
+STEP_KEYS = {"say", "rules", "expect", "hint", "point", "accept"}
+MAX_ACCEPTED = 24  # moves one step may accept (Hangover's 4 snacks have 24 orders)
+
+#: What the lesson page and the terminal call the seats, per language: the learner, then the others
+#: clockwise from the learner's left (the board draws the first of them on the left). The lessons'
+#: words use these names (tests/learn/test_lesson_words.py).
+YOU = {"en": "You", "ja": "あなた"}
+OTHERS = {
+    "en": ("Ken", "Mia", "Sam", "Lea", "Tom"),
+    "ja": ("ケン", "ミア", "サム", "レア", "トム"),
+}
+
+
+def seat_names(players: int, seat: int) -> dict[str, list[str]]:
+    """The seats' names in each language, by seat: the learner's `seat` is "you"."""
+    return {
+        lang: [YOU[lang] if p == seat else OTHERS[lang][(p - seat) % players - 1] for p in range(players)]
+        for lang in LANGUAGES
+    }
 
 
 class LessonError(BodogeError, ValueError):
@@ -68,6 +91,15 @@ class Step:
     point: tuple[str, ...] = ()
     #: Whose move `expect` is (the state's current player there); None for an explaining step.
     mover: int | None = None
+    #: The beginnings of the texts of the moves this step takes besides `expect` (whole words): a
+    #: legal move whose text is one of them, or starts with one and a space, is taken.
+    accept: tuple[str, ...] = ()
+
+    def accepts(self, text: str) -> bool:
+        """Whether the move whose text is `text` (legal where the step comes) is one this step takes."""
+        if text == self.expect:
+            return True
+        return any(text == a or text.startswith(a + " ") for a in self.accept)
 
     def to_json(self) -> dict[str, Any]:
         out: dict[str, Any] = {
@@ -80,6 +112,8 @@ class Step:
             out["hint"] = dict(self.hint)
         if self.point:
             out["point"] = list(self.point)
+        if self.accept:
+            out["accept"] = list(self.accept)
         return out
 
 
@@ -110,6 +144,7 @@ class Lesson:
             "title": dict(self.title),
             "seat": self.seat,
             "players": self.players,
+            "names": seat_names(self.players, self.seat),
             "steps": [s.to_json() for s in self.steps],
         }
 
@@ -221,7 +256,38 @@ def parse_lesson(game: str, raw: Any, where: str = "lesson") -> Lesson:
     if len(steps_raw) > MAX_STEPS:
         raise LessonError(f"{where}: at most {MAX_STEPS} steps, not {len(steps_raw)}")
     steps = tuple(_step(state, step, f"{where}: step {j}") for j, step in enumerate(steps_raw))
+    _check_alternatives(replay(setup), steps, where)
     return Lesson(game, lesson_id, title, seat, setup, steps, players, where)
+
+
+def _check_alternatives(state: State, steps: tuple[Step, ...], where: str) -> None:
+    """Every move a step accepts besides its `expect` must leave the lesson's later moves legal (the
+    lesson goes on from the move the learner played)."""
+    for j, step in enumerate(steps):
+        if step.expect is None:
+            continue
+        for text in alternatives(state, step):
+            other = state.clone()
+            other.apply(other.parse_action(text))
+            for k, later in enumerate(steps[j + 1 :], j + 1):
+                if later.expect is None:
+                    continue
+                try:
+                    other.apply(other.parse_action(later.expect))
+                except IllegalAction as exc:
+                    raise LessonError(
+                        f"{where}: step {j} accepts {text!r}, after which step {k}'s expect "
+                        f"{later.expect!r} is not legal: {exc}"
+                    ) from None
+        state.apply(state.parse_action(step.expect))
+
+
+def alternatives(state: State, step: Step) -> list[str]:
+    """The texts of the legal moves at `state` that `step` takes besides its `expect`."""
+    if not step.accept:
+        return []
+    texts = (state.action_text(a) for a in state.legal_actions())
+    return [t for t in texts if t != step.expect and step.accepts(t)]
 
 
 def _step(state: State, raw: Any, where: str) -> Step:
@@ -262,14 +328,41 @@ def _step(state: State, raw: Any, where: str) -> Step:
         mover = state.current_player
         try:
             action = state.parse_action(expect)
-            state.apply(action)
         except IllegalAction as exc:
             raise LessonError(f"{where}: expect {expect!r} is not legal there: {exc}") from None
+        accept = _accept(raw.get("accept", []), state, state.action_text(action), where)
+        state.apply(action)
     elif hint is not None:
         raise LessonError(
             f"{where}: a hint is said when the learner plays another move; this step expects none"
         )
-    return Step(say, tuple(rules), expect, hint, tuple(point), mover)
+    elif raw.get("accept", []) != []:
+        raise LessonError(f"{where}: accept lists the moves a step takes; this step expects none")
+    else:
+        accept = ()
+    return Step(say, tuple(rules), expect, hint, tuple(point), mover, accept)
+
+
+def _accept(raw: Any, state: State, expect: str, where: str) -> tuple[str, ...]:
+    """A step's `accept`: beginnings of action texts, each of some legal move at `state` (where the
+    step comes), one of them of the step's `expect` (written as the game writes it)."""
+    if raw == []:
+        return ()
+    if not isinstance(raw, list) or not all(isinstance(a, str) and a.strip() for a in raw):
+        raise LessonError(f"{where}: accept is a list of the beginnings of action texts, not {raw!r:.80}")
+    accept = tuple(" ".join(a.split()) for a in raw)
+    if not any(expect == a or expect.startswith(a + " ") for a in accept):
+        raise LessonError(
+            f"{where}: expect {expect!r} is not among the moves accept takes ({', '.join(accept)})"
+        )
+    texts = [state.action_text(a) for a in state.legal_actions()]
+    for a in accept:
+        if not any(t == a or t.startswith(a + " ") for t in texts):
+            raise LessonError(f"{where}: accept {a!r} begins no legal move's text there")
+    taken = sum(1 for t in texts if any(t == a or t.startswith(a + " ") for a in accept))
+    if taken > MAX_ACCEPTED:
+        raise LessonError(f"{where}: accept takes {taken} moves; at most {MAX_ACCEPTED}")
+    return accept
 
 
 def is_board_place(place: str, places: tuple[str, ...], players: int) -> bool:

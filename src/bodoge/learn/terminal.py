@@ -13,6 +13,7 @@ from __future__ import annotations
 from rich.console import Console
 
 from bodoge.learn.coach import Coach
+from bodoge.learn.lessons import seat_names
 from bodoge.terminal import QUIT, Decision, Ending, Refused, event_line
 
 #: The lesson's own words, by language.
@@ -23,6 +24,9 @@ WORDS = {
         "your_move": "Your move (a number or a move's text; quit stops).",
         "done": "Lesson complete! Play a practice game: bodoge play {game} --bots heuristic",
         "refused": "Not the lesson's move",
+        "seats": "At the table (the board's P0, P1, …): {seats}.",
+        "seat": "{name} is P{p}",
+        "you": "you are P{p}",
     },
     "ja": {
         "step": "ステップ {i} / {n}",
@@ -30,6 +34,9 @@ WORDS = {
         "your_move": "あなたの番です（番号か手の文字を入力。quit で終了）。",
         "done": "レッスン完了！ 練習対局: bodoge play {game} --bots heuristic",
         "refused": "このレッスンの手ではありません",
+        "seats": "席（盤面の P0、P1、…）：{seats}。",
+        "seat": "{name}は P{p}",
+        "you": "あなたは P{p}",
     },
 }
 
@@ -47,6 +54,16 @@ class LessonSession:
         coach = self.coach
         lesson = coach.lesson
         self.say(lesson.title[self.lang])
+        # The lesson's words name the seats as the web page's board does; the terminal's board says
+        # P0, P1, …: which is who, once.
+        names = seat_names(lesson.players, lesson.seat)[self.lang]
+        seats = [
+            self.words["you"].format(p=p) if p == lesson.seat else self.words["seat"].format(name=name, p=p)
+            for p, name in enumerate(names)
+        ]
+        self.say(
+            self.words["seats"].format(seats=", ".join(seats) if self.lang == "en" else "、".join(seats))
+        )
         # The board is drawn in English symbols for every language (the games' text render has no
         # other); its legend, as `bodoge play` shows it, says in the lesson's language how to read it.
         legend = coach.state.game.legend(self.lang)

@@ -22,12 +22,14 @@ from pydantic import BaseModel, BeforeValidator, ConfigDict, Field
 from starlette.websockets import WebSocketState
 
 from bodoge import agents
+from bodoge.core.guide import game_guide
 from bodoge.core.registry import game_class
 from bodoge.core.registry import games as game_names
 from bodoge.core.text import LANGUAGES
 from bodoge.errors import BodogeError
 from bodoge.server.bots import BotPool
 from bodoge.server.cluster import Cluster, PgCluster
+from bodoge.server.forms import option_form
 from bodoge.server.guard import (
     SWEEP_INTERVAL,
     AbortHandle,
@@ -139,6 +141,17 @@ def client_address(request: Request | WebSocket) -> str:
     return request.client.host if request.client is not None else "unknown"
 
 
+def component_tips(texts: Any) -> dict[str, dict[str, str]]:
+    """Each component's rule in each language ({lang: {key: text}}), the [tip] table of the game's
+    texts: the board shows it on hover or a long press (boards/common.js, data-tip keys)."""
+    if texts is None:
+        return {}
+    return {
+        lang: {key[len("tip.") :]: text for key, text in table.items() if key.startswith("tip.")}
+        for lang, table in texts.tables.items()
+    }
+
+
 def game_info(name: str) -> dict[str, Any]:
     cls = game_class(name)
     try:
@@ -167,11 +180,26 @@ def game_info(name: str) -> dict[str, Any]:
                 "max": getattr(spec, "hi", None),
                 "help": spec.help,
                 **words(spec),
+                **option_form(cls, spec),  # the lobby's form: label and control, in words
             }
             for spec in cls.option_specs
         ],
         "rules": rules,
+        "tips": component_tips(texts),
     }
+
+
+def rules_answer(game: str, lang: str) -> JSONResponse:
+    """GET /api/games/GAME/rules: the rules text (read once per game and language, then cached by
+    load_guide), 404 for an unknown game or one without rules for players."""
+    if game not in game_names():
+        raise HTTPException(404, f"no game {game[:40]!r}; the games are {', '.join(game_names())}")
+    if lang not in LANGUAGES:
+        raise HTTPException(400, f"lang is one of {', '.join(LANGUAGES)}")
+    guide = game_guide(game_class(game), lang)
+    if guide is None:
+        raise HTTPException(404, f"{game} has no rules for players")
+    return JSONResponse({"game": game, "lang": lang, **guide}, headers={"Cache-Control": "max-age=300"})
 
 
 def _default_json(spec: Any) -> Any:
@@ -250,11 +278,22 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
     @app.get("/api/health")
     async def health(request: Request) -> dict[str, Any]:
         manager = manager_of(request)
-        return {"ok": True, "protocol": PROTOCOL, "tables_loaded": len(manager.tables)}
+        return {
+            "ok": True,
+            "protocol": PROTOCOL,
+            "tables_loaded": len(manager.tables),
+            # Seconds a person may be away before a stand-in bot plays for them (the lobby says so).
+            "away_grace": manager.away_grace,
+        }
 
     @app.get("/api/games")
     async def list_games() -> list[dict[str, Any]]:
         return [game_info(name) for name in game_names()]
+
+    @app.get("/api/games/{game}/rules")
+    async def game_rules(game: str, lang: str = "en") -> JSONResponse:
+        """The game's rules for players in `lang` (core/guide.py; the page /rules/GAME)."""
+        return rules_answer(game, lang)
 
     @app.get("/api/agents")
     async def list_agents() -> list[str]:

@@ -5,7 +5,9 @@
     GET  /api/games/{game}/lessons/{id}/views   the learner's view at every step (the rules page)
 
 The server keeps nothing between steps: the page sends the lesson's moves so far (every one must be
-the lesson's own, in order), and with `move` the learner's try at the step after them. The answer is
+the lesson's own, in order: a step's `expect`, or a move the step `accept`s that the learner played),
+and with `move` the learner's try at the step after them; `played` in the answer is the moves as
+taken, the learner's try included when it was. The answer is
 the position as the learner's seat sees it — the same `view(seat)` a table sends — so the page draws
 it with the real board. Replays run in a worker thread: a lesson is short, but the loop only moves
 messages.
@@ -62,7 +64,13 @@ def step(lesson: Lesson, body: StepIn) -> dict[str, Any]:
         coach.skip_explanations()
         said = coach.try_move(body.move)
         answer = {"accepted": said.ok, "message": said.message}
-    return {"lesson": lesson.id, "moves": len(coach.played), "view": coach.view(), **answer}
+    return {
+        "lesson": lesson.id,
+        "moves": len(coach.played),
+        "played": list(coach.played),
+        "view": coach.view(),
+        **answer,
+    }
 
 
 def views(lesson: Lesson) -> list[dict[str, Any]]:

@@ -24,7 +24,7 @@ from bodoge.server.cluster import HERE_INTERVAL, Cluster
 from bodoge.server.replays import Replays
 from bodoge.server.storage import Storage, TableRow, Writer
 from bodoge.server.table.connection import ActionError, hash_token, new_token
-from bodoge.server.table.plain import clean_name
+from bodoge.server.table.plain import clean_name, name_key
 from bodoge.server.table.runtime import TableRuntime, table_summary
 
 T = TypeVar("T")
@@ -542,9 +542,13 @@ def _set_up(
         raise ValueError(f"{game.name} with {game.num_players} players needs {game.num_players} seats")
     clean: list[dict[str, Any]] = []
     tokens: list[str | None] = []
+    given: dict[str, int] = {}  # the names given, as read (name_key): no two seats go by one name
     for i, seat in enumerate(seats):
         kind = seat.get("kind")
         name = clean_name(seat.get("name"), f"seat {i}: a name")
+        default_bot = kind == "bot" and name == (seat.get("spec") or "random")  # named by its kind
+        if name and not default_bot and given.setdefault(name_key(name), i) != i:
+            raise ValueError(f"seat {i}: {name!r} is the name of seat {given[name_key(name)]} already")
         if kind == "human":
             clean.append({"kind": "human", "name": name or f"P{i}"})
             tokens.append(new_token())

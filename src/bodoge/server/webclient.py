@@ -50,7 +50,9 @@ class Page:
     boards: bool = False
 
 
-BOARD = ("common.js", "boards/common.js")  # a page that draws a board: the shared helpers, then its own
+# A page that draws a board: the shared helpers, then its own, then what goes with a board (the bar of a
+# move of several parts, the components' rules, the focus through a redraw).
+BOARD = ("common.js", "boards/common.js", "board-aids.js")
 PAGES: dict[str, Page] = {
     "lobby": Page("bodoge", ("app.css", "learn.css"), ("common.js", "lobby.js")),
     "table": Page(

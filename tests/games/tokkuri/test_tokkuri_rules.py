@@ -874,7 +874,7 @@ def test_log_texts_of_gifts_draws_and_a_random_discard() -> None:
     s._forced_steals = [s.game.code_index["8"]]
     s.apply("victim P1")
     assert texts_of(s, 1, "victim", "steal", "draw") == [
-        "P0 picks P1: a random card of their hand is discarded.",
+        "P0 picks P1: a random card of their hand is discarded, then they draw.",
         "P1's 8 is discarded face up at random.",
         "P1 draws 6.",
     ]
@@ -973,7 +973,7 @@ def test_log_texts_ja_of_a_bonus_drink_and_captured_faces() -> None:
         {0: ["7+7+7", "2"], 1: ["3"], 2: ["4"]},
         table=(("T0.1", "5", 7), ("T1.1", "trouble", 7), ("T2.1", "dummy", 10)),
     )
-    assert s.decision_ja() == "P0の手番：トックリを出すか、酒を飲みます"
+    assert s.decision_ja() == "P0の手番：トックリを出すか、飲めるカードがあれば酒を飲みます"
     s.apply("drink 7+7+7")
     assert s.decision_ja() == "P0が「7+7+7」の1個目の数字（7、全3個）で飲むトックリを選びます"
     for t in ("T0.1", "T1.1", "T2.1"):
@@ -1024,12 +1024,12 @@ def test_log_texts_ja_of_gifts_draws_a_random_discard_and_a_dummy() -> None:
     s.apply("drink 9")
     s.apply("target T1.1")
     assert s.decision_ja() == (
-        "P0が引かれる人を選びます：その人の手札から無作為に1枚を捨て、その人は1枚引きます"
+        "P0が相手を1人選びます：その人の手札から無作為に1枚が捨て札になり、その人が1枚引きます"
     )
     s._forced_steals = [s.game.code_index["8"]]
     s.apply("victim P1")
     assert texts_ja(s, 1, "victim", "steal", "draw") == [
-        "P0がP1を引かれる人に選んだ：その人の手札から無作為に1枚が捨てられる。",
+        "P0がP1を選んだ：その人の手札から無作為に1枚が捨てられ、その人が1枚引く。",
         "P1の「8」が無作為に選ばれ、表向きで捨てられた。",
         "P1が山札から「6」を引いた。",
     ]

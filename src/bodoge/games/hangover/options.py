@@ -191,3 +191,50 @@ OPTION_SPECS = (
         "(HO-4.4.5, HO-D6, HO-D32)",
     ),
 )
+
+#: The options in people's words, for the lobby's form (English and Japanese): each one's label, and
+#: `choices`, the words of each named value. The drunk limits, removed numbers and snack deck are data
+#: (tables per player count, card lists): the form keeps their defaults.
+WORDS = {
+    "vp_under": {"en": "Base VP under the drunk limit", "ja": "泥酔値未満のときの基本VP"},
+    "vp_just": {"en": "Base VP at exactly the drunk limit", "ja": "泥酔値ちょうどのときの基本VP"},
+    "vp_over": {"en": "Base VP over the drunk limit", "ja": "泥酔値を超えたときの基本VP"},
+    "hangover_trick": {
+        "en": "Own trick that brings the hangover",
+        "ja": "ハングオーバーになる自分のトリック数",
+    },
+    "hand_size": {"en": "Drink cards per player", "ja": "各プレイヤーのドリンクカード"},
+    "snacks_per_player": {"en": "Snack cards per player", "ja": "各プレイヤーの肴カード"},
+    "non_drinker": {"en": "Players may declare non-drinker", "ja": "下戸宣言ができる"},
+    "end_when_one_active": {
+        "en": "End when at most one player is still in",
+        "ja": "残りが1人以下になったら終了する",
+    },
+    "declaration": {
+        "en": "When non-drinkers declare",
+        "ja": "下戸宣言の時期",
+        "choices": {
+            IN_ORDER: {
+                "en": "before trick 1, in seat order, answers seen",
+                "ja": "第1トリックの前に席順で（答えは公開）",
+            },
+            SECRET: {"en": "before trick 1, in secret", "ja": "第1トリックの前に非公開で"},
+            ANY_TRICK: {
+                "en": "before any trick, while one has won none",
+                "ja": "まだトリックを取っていなければ毎トリックの前に",
+            },
+        },
+    },
+    "non_drinker_vp": {
+        "en": "VP a non-drinker gains when another wins a trick",
+        "ja": "ほかの人がトリックを取るたびに下戸が得るVP",
+    },
+    "non_drinker_tricks": {
+        "en": "Tricks a non-drinker may win and stay in",
+        "ja": "下戸が脱落せずに取れるトリック数",
+    },
+    "out_non_drinker_gains": {
+        "en": "An eliminated non-drinker keeps gaining VP",
+        "ja": "脱落した下戸もVPを得続ける",
+    },
+}

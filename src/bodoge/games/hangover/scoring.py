@@ -22,3 +22,10 @@ def winners(state: HangoverState) -> list[int]:
         return []
     best = max(state.vp[p] for p in eligible)
     return [p for p in eligible if state.vp[p] == best]  # HO-6.5: ties share the win
+
+
+def standing(state: HangoverState) -> list[tuple[int, int]]:
+    """Each seat's key in the final ranking, higher first (HO-6.4, HO-6.5): the eligible players
+    by VP, then the hung-over ones by VP; a hung-over player is never above an eligible one, the
+    winners included, whatever their VP."""
+    return [(int(s != HUNG_OVER), vp) for s, vp in zip(state.status, state.vp, strict=True)]

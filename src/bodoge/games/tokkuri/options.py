@@ -54,3 +54,27 @@ OPTION_SPECS = (
     ),
     opts.integer("penalty_points", 2, "points lost per penalised tokkuri (TK-6.1)", 0, 10**6),
 )
+
+#: The options in people's words, for the lobby's form (English and Japanese): each one's label, and
+#: `none`, what no value means where one may be left empty. The deck is data: the form keeps its default.
+WORDS = {
+    "start_points": {"en": "Starting points", "ja": "最初の持ち点"},
+    "hand_size": {"en": "Cards dealt each round", "ja": "1ラウンドに配るカードの枚数"},
+    "rounds": {
+        "en": "Rounds",
+        "ja": "ラウンド数",
+        "none": {"en": "until someone goes bankrupt", "ja": "誰かが破産するまで"},
+    },
+    "max_rounds": {"en": "Most rounds (if nobody goes bankrupt)", "ja": "最大ラウンド数（破産がないとき）"},
+    "max_tokkuri": {
+        "en": "Most tokkuri on the table at once",
+        "ja": "場に同時に置けるトックリの数",
+        "none": {"en": "no limit", "ja": "上限なし"},
+    },
+    "tokkuri_level": {"en": "Level of a new tokkuri", "ja": "新しいトックリのレベル"},
+    "penalty_level": {
+        "en": "A tokkuri left at this level or more is penalised",
+        "ja": "このレベル以上で残ったトックリは罰点",
+    },
+    "penalty_points": {"en": "Points lost per penalised tokkuri", "ja": "罰点（トックリ1本ごとに失う点）"},
+}

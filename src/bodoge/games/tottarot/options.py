@@ -20,3 +20,11 @@ OPTION_SPECS = (
     # every round gives a token (TT-6.3): at most players × (target − 1) + 1 ≤ 115 rounds
     integer("target", 2, "victory tokens needed to win (TT-6.3)", 1, 20),
 )
+
+#: The options in people's words, for the lobby's form (English and Japanese): each one's label. The
+#: deck is data: the form keeps its default.
+WORDS = {
+    "max_will": {"en": "Highest will token", "ja": "意志トークンの最大の数"},
+    "turns_per_round": {"en": "Turns per round", "ja": "1ラウンドのターン数"},
+    "target": {"en": "Victory tokens to win", "ja": "勝つのに必要な勝利点トークン"},
+}

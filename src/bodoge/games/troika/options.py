@@ -93,3 +93,23 @@ OPTION_SPECS: tuple[opts.Option, ...] = (
         _tile_counts_json,
     ),
 )
+
+#: The options in people's words, for the lobby's form (English and Japanese): each one's label. The
+#: chips and the tile set are data: the form keeps their defaults.
+WORDS = {
+    "rounds": {"en": "Rounds", "ja": "ラウンド数"},
+    "hand_limit": {"en": "Most tiles in a hand", "ja": "手札に持てるタイルの数"},
+    "troika": {"en": "Play with Troika declarations", "ja": "トロイカ宣言を使う"},
+    "troika_bonus": {
+        "en": "Bonus of the first to declare Troika",
+        "ja": "最初にトロイカ宣言した人のボーナス",
+    },
+    "troika_min_container": {
+        "en": "Container tiles needed to declare",
+        "ja": "宣言に必要なコンテナのタイル数",
+    },
+    "two_player_removed": {
+        "en": "Tiles set aside each round (2 players)",
+        "ja": "2人のとき毎ラウンド除くタイル数",
+    },
+}

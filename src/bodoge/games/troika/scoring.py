@@ -377,3 +377,10 @@ def winners(state: TroikaState) -> list[int]:
     if state.current_player is not None or state.last_placements is None:
         return []
     return game_winners(state.chips, state.last_placements)
+
+
+def standing(state: TroikaState) -> list[tuple[int, int]]:
+    """Each seat's key in the final ranking, higher first: chips, then (TR-6.6's tie-break) the
+    better placement in the last round."""
+    last = state.last_placements or [0] * len(state.chips)
+    return [(chips, -last[q]) for q, chips in enumerate(state.chips)]

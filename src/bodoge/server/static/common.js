@@ -65,7 +65,7 @@ const STRINGS = {
     reviewAsk: "Review this game",
     reviewRetry: "Ask again",
     reviewHelp: "The server values every decision of every seat from what that seat knew then: the win chance of each option, by playing the game on from many possible deals. It takes up to a minute, once; then everyone sees it.",
-    reviewAbout: "Each decision valued from what its seat knew then: each option's win chance over {deals} possible deals, played on by the game's bot. Click the graph to go to a move.",
+    reviewAbout: "Each decision valued from what its seat knew then: each option's win chance over {deals} possible deals, played on by the game's bot. Choose a point on the graph to go to that move.",
     reviewQueued: "Waiting for the server…",
     reviewRunning: "Reviewing: {done} of {total} decisions",
     reviewFailed: "The review failed:",
@@ -181,7 +181,7 @@ const STRINGS = {
     reviewAsk: "この対局を検討する",
     reviewRetry: "もう一度頼む",
     reviewHelp: "サーバーが全員の全ての手を、その時その席に見えていた情報から評価します。ありうる配り方で何度も最後まで打ち進め、選択肢ごとの勝率を求めます。最大1分ほどかかり、一度できれば誰でも見られます。",
-    reviewAbout: "各手を、その時その席に見えていた情報から評価：ありうる{deals}通りの配りでゲームのボットが打ち進めた、選択肢ごとの勝率です。グラフをクリックするとその手へ移ります。",
+    reviewAbout: "各手を、その時その席に見えていた情報から評価：ありうる{deals}通りの配りでゲームのボットが打ち進めた、選択肢ごとの勝率です。グラフの点を選ぶとその手へ移ります。",
     reviewQueued: "サーバーの順番待ちです…",
     reviewRunning: "検討中：{total}手中{done}手",
     reviewFailed: "検討に失敗しました：",
@@ -242,12 +242,55 @@ const BOT_NAMES = {
   random: { en: "Random bot", ja: "ランダムボット" },
   heuristic: { en: "Heuristic bot", ja: "定石ボット" },
   ismcts: { en: "Search bot", ja: "探索ボット" },
+  nn: { en: "Trained bot", ja: "学習ボット" },
 };
+const BOT_ANY = { en: "Bot", ja: "ボット" }; // an agent the page has no words for (never its spec)
 
 function botName(spec) {
-  // A bot's name in the page's language: its agent's spec in words ("random" -> "Random bot").
+  // A bot's kind in the page's language, from its agent's spec ("random" -> "Random bot").
   const known = BOT_NAMES[String(spec || "").split(":")[0]];
-  return known ? pick(known) : `${t("bot")} ${spec || ""}`.trim();
+  return pick(known || BOT_ANY);
+}
+
+function nameKey(name) {
+  // Names that read the same are one name ("Aki", "ａｋｉ ").
+  return String(name).normalize("NFKC").toLowerCase().trim();
+}
+
+function seatNames(seats) {
+  // Every seat's name as people read it, no two alike: a person's own name (P0 where they gave
+  // none), a renamed bot's, else the bot's kind in words, with a letter where the table has more
+  // than one of that kind or someone else goes by it ("Heuristic bot A", "定石ボットB"). The letters
+  // follow the seats' order: a seat keeps its name through the game, its replay and the lists.
+  const defaultBot = (s) => s && s.kind === "bot" && (!s.name || s.name === s.spec);
+  const names = seats.map((s, p) => (defaultBot(s) ? null : s && s.name && s.name !== `P${p}` ? s.name : `P${p}`));
+  const taken = new Set();
+  names.forEach((name, p) => {
+    if (name == null) return;
+    if (taken.has(nameKey(name))) names[p] = `${name} (P${p})`; // two people of one name (never the server's)
+    taken.add(nameKey(names[p]));
+  });
+  const kinds = {};
+  seats.forEach((s) => {
+    if (defaultBot(s)) kinds[botName(s.spec)] = (kinds[botName(s.spec)] || 0) + 1;
+  });
+  const next = {};
+  seats.forEach((s, p) => {
+    if (!defaultBot(s)) return;
+    const kind = botName(s.spec);
+    let name = kind;
+    if (kinds[kind] > 1 || taken.has(nameKey(kind))) {
+      do {
+        const i = next[kind] || 0;
+        next[kind] = i + 1;
+        const letter = i < 26 ? String.fromCharCode(65 + i) : String(i + 1);
+        name = LANG === "ja" ? `${kind}${letter}` : `${kind} ${letter}`;
+      } while (taken.has(nameKey(name)));
+    }
+    taken.add(nameKey(name));
+    names[p] = name;
+  });
+  return names;
 }
 
 function currentLang() {
@@ -338,7 +381,22 @@ function clear(node) {
 
 // A JSON request to the server; an answer that is not ok throws an Error with the server's `detail`
 // as its message and the HTTP status as `status` (a 409 means a game still being played).
+let gamesAsked = null; // GET /api/games, asked once per page: the page's scripts share the answer
+
 async function api(path, options) {
+  if (path === "/api/games" && !options) {
+    if (!gamesAsked) {
+      gamesAsked = fetchJson(path);
+      gamesAsked.catch(() => {
+        gamesAsked = null; // a failed ask is asked again
+      });
+    }
+    return gamesAsked;
+  }
+  return fetchJson(path, options);
+}
+
+async function fetchJson(path, options) {
   const response = await fetch(path, options);
   let body = null;
   try {

@@ -21,6 +21,7 @@ Object.assign(STRINGS.en, {
   learnNoLessons: "This game has no lessons yet.",
   learnNoGame: "There is no such game.",
   learnChoices: "Your choices",
+  learnChoicesParts: "Your choices, a part at a time (as on the board)",
   learnWellPlayed: "Well played.",
 });
 Object.assign(STRINGS.ja, {
@@ -41,6 +42,7 @@ Object.assign(STRINGS.ja, {
   learnNoLessons: "このゲームにはまだレッスンがありません。",
   learnNoGame: "そのゲームはありません。",
   learnChoices: "選べる手",
+  learnChoicesParts: "選べる手（盤面と同じく、一つずつ選びます）",
   learnWellPlayed: "その通りです。",
 });
 
@@ -52,15 +54,34 @@ let index = 0; // the step shown
 let view = null; // the learner's view at that step
 let pending = "";
 let feedback = null; // {ok, message} of the last try
-let busy = false;
+let busy = false; // a try of the learner's is on its way: the board waits for its answer
+let asked = 0; // the requests made: an answer to an older one than the last is dropped
+let taken = {}; // step index -> the move the learner played there (one of the moves the step accepts)
 
+// The seats by the names the lesson's words use (the lesson's `names`): "You", then the others.
 function seatName(p) {
-  return `P${p}`;
+  const names = lesson && lesson.names && (lesson.names[LANG] || lesson.names.en);
+  return (names && names[p]) || `P${p}`;
 }
 
-// The lesson's moves before step i: every step's `expect`, in order.
+// The lesson's texts in words (board-aids.js's engineWords): the seats by the names the lesson's
+// words use, Tokkuri's tokkuri by owner and level, a snack's "-1/+2" with a true minus sign.
+function speaker() {
+  return { name: seatName, players: lesson.players, seat: lesson.seat, view };
+}
+
+function inWords(text) {
+  return lesson ? engineWords(text, speaker()) : text;
+}
+
+// An action in the page's language, in words (as the table says it): never the engine's command text.
+function actionWords(action) {
+  return inWords(LANG === "ja" && action.text_ja ? action.text_ja : action.words || action.text);
+}
+
+// The lesson's moves before step i: each step's move, in order (the learner's as played).
 function movesBefore(i) {
-  return lesson.steps.slice(0, i).map((s) => s.expect).filter((a) => a != null);
+  return lesson.steps.slice(0, i).map((s, k) => taken[k] ?? s.expect).filter((a) => a != null);
 }
 
 function learnersStep(step) {
@@ -78,32 +99,43 @@ async function stepRequest(body) {
 async function show(i) {
   index = Math.max(0, Math.min(i, lesson.steps.length));
   pending = "";
-  const shownAt = index;
-  const answer = await stepRequest({ actions: movesBefore(Math.min(index, lesson.steps.length)) });
-  if (shownAt !== index) return; // a newer step was asked meanwhile
+  const mine = ++asked;
+  const answer = await stepRequest({ actions: movesBefore(index) });
+  if (mine !== asked) return; // a newer step was asked meanwhile
   view = answer.view;
   render();
 }
 
+// The learner's try at the step shown. The board is drawn again only once the answer is in and the
+// page is no longer busy, so that it is live again: after a wrong try (the same position), and on
+// the learner's next step where it follows at once (Tokkuri's drink, then its tokkuri).
 async function tryMove(actionId) {
   const step = lesson.steps[index];
   if (busy || !learnersStep(step)) return;
   busy = true;
   pending = "";
+  const at = index;
+  const mine = ++asked;
+  let answer = null;
   try {
-    const answer = await stepRequest({ actions: movesBefore(index), move: actionId });
-    feedback = { ok: answer.accepted, message: answer.message };
-    if (answer.accepted) {
-      await show(index + 1);
-    } else {
-      view = answer.view; // unchanged: the same position again
-      render();
-    }
+    answer = await stepRequest({ actions: movesBefore(at), move: actionId });
   } catch (e) {
     notice(e.message);
   } finally {
     busy = false;
   }
+  if (!answer || mine !== asked) {
+    if (mine === asked) render(); // the same position, live again
+    return;
+  }
+  feedback = { ok: answer.accepted, message: answer.message };
+  if (answer.accepted) {
+    taken[at] = answer.played[answer.played.length - 1];
+    index = at + 1;
+  }
+  // After the move, or the same position again (the steps that only explain, next, change nothing).
+  view = answer.view;
+  render();
 }
 
 function notice(text) {
@@ -166,6 +198,7 @@ function renderBoardPanel() {
     ? renderBoard(GAME, view, { seatName, send: tryMove, pending, setPending, readOnly: !mine || busy })
     : null;
   if (drawn) {
+    nameSeatsIn(drawn.node, speaker()); // the engine's texts on the board, by the lesson's names
     box.append(drawn.node);
     for (const place of (step && step.point) || []) {
       pointedAt(drawn.node, place).forEach((node) => node.classList.add("learn-point"));
@@ -174,29 +207,33 @@ function renderBoardPanel() {
   box.dataset.step = String(index);
   const prompt = document.getElementById("board-prompt");
   prompt.textContent = !view ? "" : view.is_terminal ? t("gameOver")
-    : mine ? `${t("yourDecision")}: ${(drawn && drawn.prompt) || decisionText(view)}`
+    : mine ? `${t("yourDecision")}: ${(drawn && drawn.prompt) || inWords(decisionText(view))}`
       // The learner's own seat on an explaining step is not "waiting for" the learner: the coach talks.
       : view.current_player === lesson.seat ? t("learnReadOn")
         : `${t("waitingFor")} ${seatName(view.current_player)}`;
   prompt.classList.toggle("my-turn", !!mine);
-  const pend = clear(document.getElementById("board-pending"));
-  pend.hidden = !pending;
-  if (pending) {
-    pend.append(el("span", {}, `${bt("chosen")}: `, el("strong", {}, pending)), " ",
-      el("button", { type: "button", class: "board-btn", onclick: () => setPending("") }, bt("cancel")));
-  }
-  // Every legal move as a button too: a board need not make each one clickable, and a wrong one
-  // must be possible to try (the coach answers it with the step's hint).
+  // The parts of a move chosen so far (board-aids.js): take back the last, or cancel them all.
+  pendingBar(document.getElementById("board-pending"), pending ? [inWords(pendingWords(pending))] : [],
+    () => setPending(takeBackText(pending)), () => setPending(""));
+  // Every legal move as a button too, in words: a board need not make each one clickable, and a
+  // wrong one must be possible to try (the coach answers it with the step's hint).
   if (mine && view.legal_actions) {
-    const list = el("div", { class: "actions learn-actions", "aria-label": t("learnChoices") });
-    for (const action of view.legal_actions) {
-      if (pending && !(action.text === pending || action.text.startsWith(pending + " "))) continue;
-      list.append(el("button", {
-        type: "button", class: "learn-act", dataset: { text: action.text },
-        onclick: () => tryMove(action.id),
-      }, LANG === "ja" && action.text_ja ? action.text_ja : action.text));
+    // Moves of several parts (Hangover's arrangement) a part at a time, as the board takes them.
+    const offer = choiceOffer(view.legal_actions, pending, inWords);
+    const caption = t(offer.parts ? "learnChoicesParts" : "learnChoices");
+    const list = el("div", { class: "actions learn-actions", role: "group", "aria-label": caption });
+    for (const item of offer.items) {
+      list.append(item.action
+        ? el("button", {
+          type: "button", class: "learn-act", dataset: { text: item.action.text },
+          onclick: () => tryMove(item.action.id),
+        }, item.label || actionWords(item.action))
+        : el("button", {
+          type: "button", class: "learn-part", dataset: { part: item.prefix },
+          onclick: () => setPending(item.prefix),
+        }, item.label));
     }
-    box.append(el("p", { class: "small" }, t("learnChoices")), list);
+    box.append(el("p", { class: "small" }, caption), list);
   }
   // The other seats' moves (and the learner's own) are seen moving from where they were: measured
   // once the prompt and the choices around the board are in place.
@@ -230,6 +267,7 @@ async function practice() {
 function chooseLesson(id) {
   lesson = lessons.find((l) => l.id === id) || lessons[0];
   feedback = null;
+  taken = {};
   const url = new URL(location.href);
   url.searchParams.set("lesson", lesson.id);
   history.replaceState(null, "", url);

@@ -3,8 +3,27 @@
 
 // The lobby's own strings (the table page shares common.js's).
 Object.assign(STRINGS.en, {
+  startTitle: "New here? Pick a game",
+  startHelp: "Learn to play: a short lesson on the game's own board. Rules: the whole game, with pictures. Play against bots: a game of your own at once, with hints.",
+  learnToPlay: "Learn to play",
+  rulesLink: "Rules",
+  playBots: "Play against bots",
+  playingBots: "Setting up…",
+  playersRange: "{min}–{max} players",
+  playersN: "{n} players",
+  newTableHelp: "To play with friends: choose the game and who sits where, then send each person their seat's link.",
+  seatPerson: "Person (gets a join link)",
+  yes: "Yes",
+  no: "No",
+  range: "{min} to {max}",
+  emptyMeans: "empty: {words}",
+  optionsKept: "The card lists and the tables by number of players stay as the game comes.",
   clock: "Turn clock",
-  clockHelp: "Seconds per decision (empty: no clock), and a reserve for the decisions that take longer. Out of time, or away longer than a minute, a stand-in bot plays for the person until they are back.",
+  clockHelp: "Seconds per decision (empty: no clock), and a reserve for the decisions that take longer. Out of time, or away longer than {grace}, a stand-in bot plays for the person until they are back.",
+  graceSeconds: "{n} seconds",
+  graceSecond: "1 second",
+  graceMinutes: "{n} minutes",
+  graceMinute: "a minute",
   turnSeconds: "seconds a decision",
   reserveSeconds: "reserve seconds",
   standin: "Stand-in bot",
@@ -18,8 +37,27 @@ Object.assign(STRINGS.en, {
   gone: "no longer on this server",
 });
 Object.assign(STRINGS.ja, {
+  startTitle: "はじめての方へ：ゲームを選んでください",
+  startHelp: "遊び方を学ぶ：ゲームの盤面で進む短いレッスン。ルール：図解つきの全ルール。ボットと対戦：ヒントつきで今すぐ1ゲーム。",
+  learnToPlay: "遊び方を学ぶ",
+  rulesLink: "ルール",
+  playBots: "ボットと対戦",
+  playingBots: "準備中…",
+  playersRange: "{min}〜{max}人",
+  playersN: "{n}人",
+  newTableHelp: "友だちと遊ぶには：ゲームと席を決めて、各席のリンクをその人に送ってください。",
+  seatPerson: "人間（参加リンクで着席）",
+  yes: "はい",
+  no: "いいえ",
+  range: "{min}〜{max}",
+  emptyMeans: "空欄：{words}",
+  optionsKept: "カードの一覧と人数ごとの表は、ゲームの標準のままです。",
   clock: "持ち時間",
-  clockHelp: "1手あたりの秒数（空欄：時間制限なし）と、長考に使える予備の秒数。時間切れか1分以上の離席で、戻るまでボットが代わりに打ちます。",
+  clockHelp: "1手あたりの秒数（空欄：時間制限なし）と、長考に使える予備の秒数。時間切れか{grace}以上の離席で、戻るまでボットが代わりに打ちます。",
+  graceSeconds: "{n}秒",
+  graceSecond: "1秒",
+  graceMinutes: "{n}分",
+  graceMinute: "1分",
   turnSeconds: "秒／手",
   reserveSeconds: "予備の秒数",
   standin: "代打ちボット",
@@ -32,6 +70,27 @@ Object.assign(STRINGS.ja, {
   abandoned: "放棄",
   gone: "このサーバーにはもうありません",
 });
+
+// Each game in a line, for the lobby's first screen (the rules page tells the rest).
+const PITCH = {
+  hangover: {
+    en: "A trick-taking game about drinking just enough: hit your drunk limit exactly, but a fifth trick is a hangover.",
+    ja: "ちょうどよく酒を飲むトリックテイキング。泥酔値ぴったりを狙い、5回目のトリックでハングオーバー。",
+  },
+  tokkuri: {
+    en: "Drink the sake, collect the empty tokkuri, and leave none of your own full.",
+    ja: "お酒を飲んで空いたトックリを集め、自分のトックリは残さないように。",
+  },
+  tottarot: {
+    en: "Fate deals each of you a tarot card; the strongest will may take someone else's, unseen.",
+    ja: "配られた運命カードで勝敗が決まる。意志の強さで、相手の運命を奪うこともできます。",
+  },
+  troika: {
+    en: "Mine ore tiles, fill your container with sets of three, and keep the fuel to fly home.",
+    ja: "鉱石タイルを掘り、3枚ひと組のセットでコンテナを満たす。帰還の燃料もお忘れなく。",
+  },
+};
+
 const MY_TABLES = "bodoge.tables"; // the links this browser joined (table.js keeps them)
 
 function myTables() {
@@ -70,7 +129,7 @@ async function renderMyTables() {
         summary ? el("a", { class: "resume", href: `/t/${encodeURIComponent(m.id)}#token=${encodeURIComponent(m.token)}` }, t("resume")) : null,
         " ",
         el("strong", {}, pick(summary ? summary.title : m.title)),
-        ` P${m.seat} · ${status} `,
+        ` ${summary ? seatLabel(summary.seats, m.seat) : `P${m.seat}`} · ${status} `,
         el("button", { type: "button", class: "forget", onclick: () => forgetTable(m.id) }, t("forget")),
       ),
     );
@@ -79,6 +138,7 @@ async function renderMyTables() {
 
 let GAMES = [];
 let AGENTS = [];
+let GRACE = null; // seconds a person may be away before a stand-in plays (the server's setting)
 
 function gameByName(name) {
   return GAMES.find((g) => g.name === name);
@@ -92,9 +152,17 @@ function defaultBot() {
   return AGENTS.includes("heuristic") ? "heuristic" : AGENTS[0] || "random";
 }
 
-function firstLine(text) {
-  const lines = (text || "").split("\n").map((l) => l.trim()).filter((l) => l && !l.startsWith("#"));
+function pitch(game) {
+  // The game in a line: the lobby's own words where it has them, else the rules' first line.
+  if (PITCH[game.name]) return pick(PITCH[game.name]);
+  const lines = (pick(game.rules) || "").split("\n").map((l) => l.trim()).filter((l) => l && !l.startsWith("#"));
   return lines[0] || "";
+}
+
+function seatLabel(seats, p) {
+  // "P1 Heuristic bot B": a seat by its number and its name (common.js's seatNames: no two alike).
+  const name = seatNames(seats)[p];
+  return name === `P${p}` ? name : `P${p} ${name}`;
 }
 
 function renderGameSelect() {
@@ -119,57 +187,116 @@ function renderPlayers() {
     select.append(el("option", { value: n }, String(n)));
   }
   select.value = keep >= game.min_players && keep <= game.max_players ? keep : game.default_players;
-  document.getElementById("game-rules-short").textContent = firstLine(pick(game.rules));
+  document.getElementById("game-rules-short").textContent = pitch(game);
+}
+
+function offered(option) {
+  // The options the form offers, in words (the server's `kind` and `label`); the others (card
+  // lists, tables by number of players) stay as the game comes.
+  return ["integer", "boolean", "choice"].includes(option.kind) && option.label;
+}
+
+function optionControl(option, id, value) {
+  // The control that chooses an option, its values in words; `value` is the JSON value shown.
+  const attrs = { id, name: option.name, class: "option-input", dataset: { kind: option.kind, default: JSON.stringify(option.default) } };
+  if (option.kind === "boolean") {
+    const select = el("select", attrs, el("option", { value: "true" }, t("yes")), el("option", { value: "false" }, t("no")));
+    select.value = String(!!value);
+    return select;
+  }
+  if (option.kind === "choice") {
+    const select = el("select", attrs, option.choices.map((c) => el("option", { value: c.value }, pick(c.words))));
+    select.value = value;
+    return select;
+  }
+  return el("input", Object.assign(attrs, {
+    type: "number",
+    inputmode: "numeric",
+    step: 1,
+    min: option.min,
+    max: option.max,
+    value: value == null ? "" : String(value),
+    placeholder: option.none ? pick(option.none) : null,
+  }));
+}
+
+function optionNote(option) {
+  // Under an option: what it allows, in words ("1 to 100 · empty: until someone goes bankrupt").
+  if (option.kind !== "integer") return "";
+  const range = fmt("range", { min: Number(option.min).toLocaleString(), max: Number(option.max).toLocaleString() });
+  return option.none ? `${range} · ${fmt("emptyMeans", { words: pick(option.none) })}` : range;
+}
+
+function optionValue(input) {
+  // An option's chosen value as JSON (what the server takes).
+  const kind = input.dataset.kind;
+  if (kind === "boolean") return input.value === "true";
+  if (kind === "choice") return input.value;
+  const text = input.value.trim();
+  if (text === "") return JSON.parse(input.dataset.default) === null ? null : undefined; // empty: no value, or the default
+  return Number(text);
 }
 
 function renderOptions() {
   const game = selectedGame();
   const box = document.getElementById("options");
-  // Values typed so far are kept when the options are drawn again in another language.
-  const typed = {};
+  // Values chosen so far are kept when the options are drawn again in another language.
+  const chosen = {};
   box.querySelectorAll(".option-input").forEach((input) => {
-    if (input.value !== input.dataset.default) typed[input.name] = input.value;
+    chosen[input.name] = optionValue(input);
   });
   clear(box);
-  document.getElementById("options-box").hidden = !game || game.options.length === 0;
+  const shown = game ? game.options.filter(offered) : [];
+  document.getElementById("options-box").hidden = shown.length === 0;
+  document.getElementById("options-kept").hidden = !game || shown.length === game.options.length;
   if (!game) return;
   const sameGame = game.name === box.dataset.game;
   box.dataset.game = game.name;
-  for (const option of game.options) {
+  for (const option of shown) {
     const id = "opt-" + option.name;
+    const value = sameGame && chosen[option.name] !== undefined ? chosen[option.name] : option.default;
+    const note = optionNote(option);
     box.append(
       el(
         "div",
-        { class: "row option" },
-        el("label", { for: id, title: optionHelp(option) }, option.name),
-        el("input", {
-          id,
-          name: option.name,
-          class: "option-input",
-          value: sameGame && option.name in typed ? typed[option.name] : JSON.stringify(option.default),
-          dataset: { default: JSON.stringify(option.default) },
-        }),
-        el("span", { class: "muted small" }, `${optionHelp(option)} — ${LANG === "ja" && option.allowed_ja ? option.allowed_ja : option.allowed}`),
+        { class: "row option", dataset: { option: option.name } },
+        el("label", { for: id }, pick(option.label)),
+        optionControl(option, id, value),
+        note ? el("span", { class: "muted small" }, note) : null,
       ),
     );
   }
 }
 
-function seatWords(s) {
-  // A seat of a listed table as people read it: a bot by its name in words, a person by theirs.
-  return s.kind === "bot" && (!s.name || s.name === s.spec) ? botName(s.spec) : s.name;
+function optionWords(game, name, value) {
+  // A table's option as people read it: "Rounds: 1" (null where the lobby has no words for it).
+  const option = game && game.options.find((o) => o.name === name);
+  if (!option || !offered(option)) return null;
+  let words = String(value);
+  if (option.kind === "boolean") words = value ? t("yes") : t("no");
+  else if (option.kind === "choice") words = pick((option.choices.find((c) => c.value === value) || {}).words) || words;
+  else if (value == null && option.none) words = pick(option.none);
+  return `${pick(option.label)}: ${words}`;
 }
 
-function optionHelp(option) {
-  // An option's help in the page's language (the game's texts give the Japanese).
-  return LANG === "ja" && option.help_ja ? option.help_ja : option.help;
+function changedOptions(table) {
+  // The options a listed table plays with that are not the game's own, in words.
+  const game = gameByName(table.game);
+  if (!game) return [];
+  return Object.entries(table.options || {})
+    .filter(([name, value]) => {
+      const option = game.options.find((o) => o.name === name);
+      return option && JSON.stringify(option.default) !== JSON.stringify(value);
+    })
+    .map(([name, value]) => optionWords(game, name, value))
+    .filter(Boolean);
 }
 
 function seatRow(i) {
   const kind = el(
     "select",
     { class: "seat-kind", dataset: { seat: i }, "aria-label": `${t("seat")} ${i}` },
-    el("option", { value: "human" }, t("human")),
+    el("option", { value: "human" }, t("seatPerson")),
     AGENTS.map((a) => el("option", { value: "bot:" + a }, botName(a))),
   );
   kind.value = i === 0 ? "human" : "bot:" + defaultBot();
@@ -200,14 +327,6 @@ function renderSeats() {
   }
 }
 
-function parseOption(text) {
-  try {
-    return JSON.parse(text);
-  } catch (e) {
-    return text.trim();
-  }
-}
-
 async function createTable(event) {
   event.preventDefault();
   const button = document.getElementById("create");
@@ -215,9 +334,8 @@ async function createTable(event) {
   errorBox.hidden = true;
   const options = {};
   document.querySelectorAll(".option-input").forEach((input) => {
-    if (input.value.trim() !== "" && input.value.trim() !== input.dataset.default) {
-      options[input.name] = parseOption(input.value);
-    }
+    const value = optionValue(input);
+    if (value !== undefined && JSON.stringify(value) !== input.dataset.default) options[input.name] = value;
   });
   const seats = [...document.querySelectorAll(".seat-row")].map((row) => {
     const kind = row.querySelector(".seat-kind").value;
@@ -298,26 +416,42 @@ function showLinks(created) {
 }
 
 function renderStandins() {
-  const select = clear(document.getElementById("standin"));
-  for (const agent of AGENTS) select.append(el("option", { value: agent, selected: agent === "heuristic" }, agent));
+  // The bots that may play for a person who is away, by their names in words.
+  const select = document.getElementById("standin");
+  const keep = select.value || defaultBot();
+  clear(select);
+  for (const agent of AGENTS) select.append(el("option", { value: agent }, botName(agent)));
+  select.value = keep;
+}
+
+function graceWords(s) {
+  // The server's grace for an away person in words: "a minute", "90 seconds", "2 minutes".
+  if (s >= 60 && s % 60 === 0) return s === 60 ? t("graceMinute") : fmt("graceMinutes", { n: s / 60 });
+  return s === 1 ? t("graceSecond") : fmt("graceSeconds", { n: String(s) });
+}
+
+function renderClockHelp() {
+  document.getElementById("clock-help").textContent = GRACE == null ? "" : fmt("clockHelp", { grace: graceWords(GRACE) });
 }
 
 function tableItem(table) {
+  const names = seatNames(table.seats);
   const seats = table.seats
-    .map((s) => `${seatWords(s)}${s.kind === "bot" && s.name && s.name !== s.spec ? ` (${botName(s.spec)})` : ""}${s.connected ? " •" : ""}`)
+    .map((s, p) => `${names[p]}${s.kind === "bot" && s.name && s.name !== s.spec ? ` (${botName(s.spec)})` : ""}${s.connected ? " •" : ""}`)
     .join(", ");
   let result = "";
   if (table.result) {
-    const winners = table.result.winners.map((w) => seatWords(table.seats[w])).join(", ") || t("nobody");
+    const winners = table.result.winners.map((w) => names[w]).join(", ") || t("nobody");
     result = ` — ${t("winners")}: ${winners} (${table.result.scores.join(" / ")})`;
   }
+  const options = changedOptions(table);
   return el(
     "li",
     { class: "table-item", dataset: { table: table.id } },
     el("a", { href: `/t/${table.id}` }, table.status === "over" ? t("view") : t("watch")),
     " ",
     el("strong", {}, pick(table.title)),
-    ` ${table.players}P · ${table.moves} ${t("moves")}${table.paused ? ` · ${t("paused")}` : ""} · ${seats}${result}`,
+    ` ${fmt("playersN", { n: table.players })}${options.length ? ` · ${options.join(" · ")}` : ""} · ${table.moves} ${t("moves")}${table.paused ? ` · ${t("paused")}` : ""} · ${seats}${result}`,
   );
 }
 
@@ -335,19 +469,50 @@ async function refreshTables() {
 }
 
 function renderGameList() {
+  // The first thing a newcomer sees: each game, and three ways in (learn, rules, play at once).
   const box = clear(document.getElementById("game-list"));
   for (const game of GAMES) {
     box.append(
       el(
-        "details",
-        { class: "game-rules", dataset: { game: game.name } },
-        el("summary", {}, el("strong", {}, pick(game.title)), ` — ${game.min_players}–${game.max_players} ${t("players")}`),
-        el("p", { class: "learn-links" },
-          el("a", { href: `/learn/${game.name}`, class: "learn-link" }, pick({ en: "Learn to play", ja: "遊び方を学ぶ" })),
-          el("a", { href: `/rules/${game.name}` }, pick({ en: "Illustrated rules", ja: "図解ルール" }))),
-        el("pre", { class: "rules" }, pick(game.rules)),
+        "li",
+        { class: "game-entry game-rules", dataset: { game: game.name } },
+        el("h3", {}, pick(game.title), " ", el("span", { class: "game-players" }, fmt("playersRange", { min: game.min_players, max: game.max_players }))),
+        el("p", { class: "game-pitch" }, pitch(game)),
+        el(
+          "p",
+          { class: "learn-links" },
+          el("a", { href: `/learn/${game.name}`, class: "button primary learn-link" }, t("learnToPlay")),
+          el("a", { href: `/rules/${game.name}`, class: "button rules-link" }, t("rulesLink")),
+          el("button", { type: "button", class: "play-bots", onclick: (e) => playBots(game, e.currentTarget) }, t("playBots")),
+        ),
+        el("p", { class: "error small play-error", hidden: true }),
       ),
     );
+  }
+}
+
+async function playBots(game, button) {
+  // A game of one's own at once: this browser's person and the game's bots, with hints (as the
+  // lessons' practice game), then straight to the seat.
+  const error = button.closest(".game-entry").querySelector(".play-error");
+  error.hidden = true;
+  button.disabled = true;
+  button.textContent = t("playingBots");
+  const players = game.default_players;
+  const seats = [];
+  for (let p = 0; p < players; p++) seats.push(p === 0 ? { kind: "human" } : { kind: "bot", spec: defaultBot() });
+  try {
+    const made = await api("/api/tables", {
+      method: "POST",
+      headers: { "Content-Type": "application/json" },
+      body: JSON.stringify({ game: game.name, players, seats, hints: true }),
+    });
+    location.href = made.seats[0].join_url;
+  } catch (e) {
+    error.textContent = e.message;
+    error.hidden = false;
+    button.disabled = false;
+    button.textContent = t("playBots");
   }
 }
 
@@ -358,11 +523,15 @@ function renderAll() {
   renderSeats();
   renderGameList();
   renderStandins();
+  renderClockHelp();
 }
 
 async function start() {
   setupLangSwitch();
+  const health = api("/api/health").catch(() => ({}));
   [GAMES, AGENTS] = await Promise.all([api("/api/games"), api("/api/agents")]);
+  const grace = Number((await health).away_grace);
+  GRACE = Number.isFinite(grace) && grace >= 0 ? grace : null;
   renderAll();
   document.getElementById("game").addEventListener("change", () => {
     renderPlayers();
@@ -377,6 +546,8 @@ async function start() {
     renderOptions();
     renderSeats();
     renderGameList();
+    renderStandins();
+    renderClockHelp();
     refreshTables();
     renderMyTables();
   });

@@ -16,11 +16,22 @@ let rTimer = null;
 let rProblem = ""; // an i18n key: why no position can be shown
 const rCache = new Map(); // `${seat}:${move}` -> promise of the server's answer
 
+function rPersonName(p) {
+  // The name a seat goes by, no two alike, as at the table (common.js's seatNames).
+  return rTable && rTable.seats[p] ? seatNames(rTable.seats)[p] : `P${p}`;
+}
+
 function rSeatName(p) {
-  // A seat as people read it: a bot by its name in words (common.js's botName), a person by theirs.
-  const info = rTable && rTable.seats[p];
-  if (info && info.kind === "bot" && (!info.name || info.name === info.spec)) return `P${p} ${botName(info.spec)}`;
-  return info && info.name && info.name !== `P${p}` ? `P${p} ${info.name}` : `P${p}`;
+  // A seat as people read it: "P1 Heuristic bot B", "P0 Aki" (P0 alone where it has no name).
+  const name = rPersonName(p);
+  return name === `P${p}` ? name : `P${p} ${name}`;
+}
+
+function rNamed(text) {
+  // A game's line names seats P0, P1, ...: the page says their names, as the table page does.
+  if (!rTable || !text) return text;
+  const names = seatNames(rTable.seats);
+  return text.replace(/\bP(\d)(?!\d)/g, (all, d) => (Number(d) < names.length ? names[Number(d)] : all));
 }
 
 function rNotice(text) {
@@ -99,9 +110,9 @@ function draw() {
   const chat = clear(document.getElementById("replay-chat"));
   (rData.chat || []).forEach((line) => chat.append(el("li", {}, el("strong", {}, `${line.name}: `), line.text)));
   document.getElementById("replay-chat-panel").hidden = !(rData.chat || []).length;
-  document.getElementById("replay-decision").textContent = decisionText(rData.view);
+  document.getElementById("replay-decision").textContent = rNamed(decisionText(rData.view));
   const log = clear(document.getElementById("log"));
-  (rData.view.log || []).forEach((event) => log.append(el("li", {}, eventText(event))));
+  (rData.view.log || []).forEach((event) => log.append(el("li", {}, rNamed(eventText(event)))));
   log.scrollTop = log.scrollHeight;
   drawReview(); // review.js: the graph's cursor, this move's decision
 }

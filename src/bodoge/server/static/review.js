@@ -120,15 +120,33 @@ async function setupReview(table) {
 
 function drawReview() {
   if (!rvAnswer) return;
+  const focused = document.activeElement && document.activeElement.id; // drawn anew: focus stays there
   drawReviewState();
   const done = !!rvReview;
   document.getElementById("review-body").hidden = !done;
   document.getElementById("review-move-panel").hidden = !done;
-  if (!done) return;
-  drawReviewBiggest();
-  drawReviewGraph();
-  drawReviewSeats();
-  drawReviewDecision();
+  if (done) {
+    drawReviewBiggest();
+    drawReviewGraph();
+    drawReviewSeats();
+    drawReviewDecision();
+  }
+  rvKeepFocus(focused);
+}
+
+// The review's buttons are drawn anew at every move: the keyboard's focus, on one of them, stays on
+// the button of the same id, or the other mistake button where that one has no mistake left (at the
+// first or the last), or the replay's own step button; never the page's body.
+function rvKeepFocus(id) {
+  const active = document.activeElement;
+  if (!id || (active && active !== document.body && active.isConnected)) return;
+  const usable = (node) => node && !node.disabled && !node.hidden && node.checkVisibility();
+  const order = [id];
+  if (id === "review-next-mistake") order.push("review-prev-mistake", "replay-next");
+  else if (id === "review-prev-mistake") order.push("review-next-mistake", "replay-prev");
+  else order.push("replay-next");
+  const target = order.map((k) => document.getElementById(k)).find(usable);
+  if (target) target.focus({ preventScroll: true });
 }
 
 function drawReviewState() {

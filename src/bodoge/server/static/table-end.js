@@ -3,14 +3,25 @@
 "use strict";
 
 function ranking() {
-  // The seats by score, best first; equal scores share a place.
+  // The seats in the order the game ranks them at the end, best first: the server's `places` (the
+  // winners first, then the others as the game's rules rank them: in Hangover a hung-over player
+  // is below the winner whatever their VP). Without them (an older server): the winners, then by
+  // score. Equal places are shared.
   const scores = (view && view.scores) || [];
-  const order = scores.map((score, p) => ({ p, score })).sort((a, b) => Number(b.score) - Number(a.score) || a.p - b.p);
-  let place = 0;
-  return order.map((row, i) => {
-    if (i === 0 || Number(row.score) !== Number(order[i - 1].score)) place = i + 1;
-    return Object.assign(row, { place });
+  const winners = (view && view.winners) || [];
+  const given = view && Array.isArray(view.places) && view.places.length === scores.length ? view.places : null;
+  const rows = scores.map((score, p) => ({ p, score, won: winners.includes(p) }));
+  const ahead = (a, b) => (a.won !== b.won ? a.won : Number(a.score) > Number(b.score));
+  rows.forEach((row) => {
+    row.place = given ? given[row.p] : 1 + rows.filter((other) => ahead(other, row)).length;
   });
+  return rows.sort((a, b) => a.place - b.place || a.p - b.p);
+}
+
+function winRule() {
+  // How the game decides its winner, in words ("" for a game the page has no words for).
+  const key = `winRule_${view.game}`;
+  return STRINGS.en[key] ? fmt(key, Object.assign({}, view.options || {})) : "";
 }
 
 function listNames(names) {
@@ -31,7 +42,8 @@ function renderResult() {
   else if (winners.length === 1) title.textContent = t("wins").replace("{names}", personName(winners[0]));
   else if (winners.length) title.textContent = t("shareWin").replace("{names}", listNames(winners.map(personName)));
   else title.textContent = t("noWinner");
-  document.getElementById("winners").textContent = `${t("gameOver")} ${t("winners")}: ${listNames(winners.map(seatName)) || t("nobody")}`;
+  // The title says the result, once; beside it, how the game decides it (not the winners again).
+  document.getElementById("winners").textContent = winRule() || t("gameOver");
   const list = clear(document.getElementById("ranking"));
   for (const row of ranking()) {
     const won = winners.includes(row.p);
@@ -46,8 +58,12 @@ function renderResult() {
     );
   }
   // Why it ended, in the game's own words: its `game_end` event (else the log's last line).
+  // The board tells it where it shows the same words (its end-of-game box): said once, there.
   const end = [...fullLog].reverse().find((event) => event.type === "game_end") || fullLog[fullLog.length - 1];
-  document.getElementById("end-reason").textContent = end ? named(eventText(end)) : "";
+  const reason = document.getElementById("end-reason");
+  reason.textContent = end ? named(eventText(end)) : "";
+  const board = document.getElementById("board-panel").hidden ? "" : document.getElementById("board").textContent;
+  reason.hidden = !!end && (board.includes(eventText(end)) || board.includes(reason.textContent));
   document.getElementById("play-again").hidden = seat == null || !!rematch;
   document.getElementById("rematch-offer").hidden = !rematch;
   if (rematch) document.getElementById("rematch-link").href = rematch.join_url;

@@ -113,7 +113,7 @@ function renderLog() {
     const style = fresh ? { "animation-delay": `${Math.min(i - first, 8) * 0.35}s` } : null;
     const item = items[i];
     const classes = [fresh ? "fresh" : "", item.story ? "story" : ""].join(" ").trim() || null;
-    const text = item.story ? storyText(item.story) : named(eventText(item.event));
+    const text = item.story ? storyText(item.story) : named(eventText(item.event), false);
     box.append(el("li", { class: classes, style, dataset: { key: item.key } }, text));
   }
   if (stick) box.scrollTop = box.scrollHeight;

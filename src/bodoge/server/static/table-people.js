@@ -3,12 +3,16 @@
 // table.js's state (`table`, `seat`, `view`, ...); its functions run only once the page has started.
 "use strict";
 
+let seatNamesKept = { seats: null, lang: null, names: [] }; // seatNames() of the table's seats, kept
+
 function personName(p) {
-  // The name a seat goes by: its person's name, a bot's name in words, or P0.
-  const info = table && table.seats[p];
-  if (!info) return `P${p}`;
-  if (info.kind === "bot" && (!info.name || info.name === info.spec)) return botName(info.spec);
-  return info.name && info.name !== `P${p}` ? info.name : `P${p}`;
+  // The name a seat goes by, no two alike (common.js's seatNames): its person's name, a bot's
+  // kind in words with a letter where there are more of it ("Heuristic bot B"), or P0.
+  if (!table || !table.seats[p]) return `P${p}`;
+  if (seatNamesKept.seats !== table.seats || seatNamesKept.lang !== LANG) {
+    seatNamesKept = { seats: table.seats, lang: LANG, names: seatNames(table.seats) };
+  }
+  return seatNamesKept.names[p];
 }
 
 function seatName(p) {
@@ -16,17 +20,30 @@ function seatName(p) {
   return name === `P${p}` ? name : `P${p} ${name}`;
 }
 
-function named(text) {
-  // A game's line names seats P0, P1, ...: the page says their names ("P1 plays" -> "Ben plays").
+function sayName(p) {
+  // A seat as the page says it beyond the Players list (the board, the log, the live region): the
+  // name the seat goes by, never a seat code: "Player 2" for a person who gave no name.
+  const name = personName(p);
+  return name === `P${p}` ? fmt("playerN", { n: p + 1 }) : name;
+}
+
+// Who reads the game's texts here (board-aids.js's engineWords): the seats by their names, our seat,
+// the view shown. `levels`: false for the log (a tokkuri's level then is not its level now).
+function speaker(levels) {
+  return { name: sayName, players: table.seats.length, seat, view, levels };
+}
+
+function named(text, levels) {
+  // A game's line in words: seats P0, P1, ... by their names ("P1 plays" -> "Ben plays"), Tokkuri's
+  // tokkuri by owner ("T2.1" -> "Cho's tokkuri (level 4)"), a snack's "-1/+2" with a true minus.
   if (!table || !text) return text;
-  return text.replace(/\bP(\d)(?!\d)/g, (all, d) => (Number(d) < table.seats.length ? personName(Number(d)) : all));
+  return engineWords(text, speaker(levels));
 }
 
 function actionText(action) {
   // An action's words in the page's language: the engine writes both ("words": English for people;
-  // "text" is the command it parses, with card codes such as R4^).
-  if (LANG === "ja" && action.text_ja) return action.text_ja;
-  return action.words || action.text;
+  // "text" is the command it parses, with card codes such as R4^), put in words (named).
+  return named(LANG === "ja" && action.text_ja ? action.text_ja : action.words || action.text);
 }
 
 // A name is kept in the browser only once the server has taken it (the table shows it as our seat's);
@@ -165,7 +182,7 @@ function renderClock() {
     return;
   }
   const clock = table.clock;
-  document.getElementById("clock-seat").textContent = seatName(clock.seat);
+  document.getElementById("clock-seat").textContent = sayName(clock.seat);
   const turn = document.getElementById("clock-turn");
   const reserve = document.getElementById("clock-reserve");
   turn.querySelector(".clock-num").textContent = seconds(parts.turn);

@@ -51,6 +51,11 @@ Object.assign(STRINGS.en, {
   unread: "{n} new",
   clockShort: "{s} s",
   reserveShort: "reserve {s} s",
+  // How each game decides its winner (the banner says it beside the ranking, whose ★ follow it).
+  winRule_hangover: "The most VP among the players not hung over wins: a hung-over player cannot win.",
+  winRule_tokkuri: "The highest balance wins; equal balances share the win.",
+  winRule_tottarot: "Whoever holds {target} victory tokens wins.",
+  winRule_troika: "The most chips wins; between equal totals, the better place in the last round.",
 });
 Object.assign(STRINGS.ja, {
   people: "プレイヤー",
@@ -101,4 +106,8 @@ Object.assign(STRINGS.ja, {
   unread: "新着{n}件",
   clockShort: "{s}秒",
   reserveShort: "持ち時間{s}秒",
+  winRule_hangover: "ハングオーバーしていない人のうち、VPが最も多い人の勝ち。ハングオーバーした人は勝てません。",
+  winRule_tokkuri: "所持金が最も多い人の勝ち。同点なら勝ちを分け合います。",
+  winRule_tottarot: "勝利点トークンを{target}個持つ人の勝ち。",
+  winRule_troika: "チップが最も多い人の勝ち。同点なら最終ラウンドの順位が上の人。",
 });

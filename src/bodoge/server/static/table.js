@@ -19,7 +19,7 @@ const TOKEN = new URLSearchParams(location.hash.slice(1)).get("token");
 // Keys of a view that the page shows in their own places; the rest is the game's own state.
 const OWN_PLACES = new Set([
   "game", "rules_version", "players", "options", "seat", "current_player", "is_terminal",
-  "decision", "decision_ja", "scores", "legal_actions", "winners", "log",
+  "decision", "decision_ja", "scores", "legal_actions", "winners", "log", "places",
 ]);
 
 let socket = null;
@@ -32,6 +32,12 @@ let waiting = false; // an action sent, its answer not yet seen
 let gameInfo = null;
 let stopped = false;
 let pending = ""; // a multi-step choice on the board, its text so far
+// A move of several actions chosen before any is sent (a board's `continues`: Tokkuri's drink, then its
+// tokkuri one by one), so that each part can be taken back: the actions chosen so far ({text, words,
+// text_ja}), and, once the move is whole, the texts still to send, each once the table took the last.
+let plan = [];
+let outbox = [];
+let focusArea = null; // where the keyboard's focus last was: "board", "pending", "actions" or null
 let fullLog = []; // the whole log: views carry only the entries this connection lacks
 let chatLines = []; // the table's chat, oldest first
 let rematch = null; // the `rematch` message: our seat at the next table
@@ -46,8 +52,22 @@ let sheet = null; // on a phone: the panel ("log-panel", "chat-panel") opened ov
 let chatSeen = 0; // chat lines seen (the chat shown); the rest are unread
 let endShown = false; // the results banner was brought into view once
 
+Object.assign(STRINGS.en, {
+  playerN: "Player {n}",
+  keysHelp: "Keys: 1–9 choose the action with that number · Backspace takes back the last part · Esc cancels it all.",
+});
+Object.assign(STRINGS.ja, {
+  playerN: "プレイヤー{n}",
+  keysHelp: "キー：1〜9でその番号の行動を選択・バックスペースで最後の一手を戻す・エスケープで選択をすべて取り消し。",
+});
+
+function spoken(text) {
+  // A game's line for the live region: its seats (P0, P1, ...) by their names, its codes in words.
+  return named(text, false);
+}
+
 function announce(text) {
-  // The live region: screen readers say it (the decision when it is ours, others' moves).
+  // The live region: screen readers say it (the decision when it is ours, others' moves: spoken()).
   const box = document.getElementById("announce");
   if (text) box.textContent = text;
 }
@@ -143,7 +163,7 @@ function handle(message) {
     case "chat":
       chatLines.push(message.line);
       renderChat();
-      if (message.line.seat !== seat) announce(`${seatName(message.line.seat)}: ${message.line.text}`);
+      if (message.line.seat !== seat) announce(`${sayName(message.line.seat)}: ${message.line.text}`);
       break;
     case "rematch":
       rematch = message;
@@ -178,19 +198,33 @@ function takeView(message) {
   const added = message.view.log || [];
   fullLog = fullLog.slice(0, from).concat(added);
   view = Object.assign({}, message.view, { log: fullLog });
+  if (message.places) view.places = message.places; // the server's order at the end (table-end.js)
   const moved = message.seq !== seq;
   seq = message.seq;
-  waiting = false;
   pending = "";
+  if (moved) plan = [];
+  // A planned move goes on: its next action is sent at once, if the table still offers it (else the
+  // table's own choices are shown).
+  const next = moved && outbox.length ? (view.legal_actions || []).find((a) => a.text === outbox[0]) : null;
+  if (!next) outbox = [];
+  waiting = !!next;
   render();
+  if (next) {
+    outbox.shift();
+    sendMessage({ type: "action", action: next.id, seq });
+  }
   if (moved) tellWhatHappened(from > 0 ? added : []);
 }
 
 function tellWhatHappened(added) {
   // Others' moves to the live region; on our turn, the decision, the page title and the sound.
   const mine = !!(view.legal_actions && view.legal_actions.length);
-  const others = added.filter((event) => event.seat !== seat).map(eventText);
-  if (mine) announce([...others.slice(-3), `${t("yourDecision")}: ${decisionText(view)}`].join(" "));
+  const others = added.filter((event) => event.seat !== seat).map((event) => spoken(eventText(event)));
+  const prompt = document.getElementById("board-prompt");
+  const said = !document.getElementById("board-panel").hidden && prompt.textContent
+    ? prompt.textContent
+    : `${t("yourDecision")}: ${decisionText(view)}`;
+  if (mine && !waiting) announce([...others.slice(-3), spoken(said)].join(" "));
   else if (others.length) announce(others.slice(-3).join(" "));
   if (mine && !wasMyTurn) beep();
   wasMyTurn = mine;
@@ -259,33 +293,134 @@ function showReplaced() {
 
 function showActionError(message) {
   waiting = false;
+  outbox = []; // a planned move stops at a refused action: the table's own choices are shown
   const box = document.getElementById("action-error");
   box.textContent = `${t("error")} (${message.code}): ${message.message}`;
   box.hidden = false;
   renderActions();
   renderBoardPanel();
+  settleFocus();
 }
 
 function send(actionId) {
   if (!socket || socket.readyState !== WebSocket.OPEN || waiting) return;
+  const action = (shownView().legal_actions || []).find((a) => a.id === actionId);
+  if (!action) return;
+  const texts = [...plan.map((part) => part.text), action.text];
+  const board = BOARDS[view.game];
+  const more = board && board.continues ? board.continues(view, texts) : null;
+  pending = "";
+  if (more && more.length) {
+    // Not the whole move yet: kept here, the next part's choices offered.
+    plan.push({ text: action.text, words: action.words, text_ja: action.text_ja });
+    redrawChoice();
+    return;
+  }
+  // The whole move: its actions go one by one, each once the table has taken the one before.
+  plan = [];
+  const first = (view.legal_actions || []).find((a) => a.text === texts[0]);
+  if (!first) {
+    redrawChoice();
+    return;
+  }
+  outbox = texts.slice(1);
+  sendNow(first.id);
+}
+
+function sendNow(actionId) {
   waiting = true;
   document.getElementById("action-error").hidden = true;
   socket.send(JSON.stringify({ type: "action", action: actionId, seq }));
-  pending = "";
   renderActions();
   renderBoardPanel();
+  settleFocus();
 }
 
-function pendingText(text) {
-  // A choice made so far, in the page's language: its verb is English (the engine parses it), the
-  // rest are codes written alike in every language; Japanese shows the codes alone.
-  return LANG === "ja" ? text.split(" ").slice(1).join(" ") : text;
+// The view the board and the buttons offer: the table's own or, while a move of several actions is
+// chosen, the same position with the next part's choices (ids below 0: nothing is sent for them).
+function shownView() {
+  if (!plan.length || !view) return view;
+  const board = BOARDS[view.game];
+  const next = (board && board.continues && board.continues(view, plan.map((part) => part.text))) || [];
+  return Object.assign({}, view, { legal_actions: next.map((choice, i) => Object.assign({ id: -1 - i }, choice)) });
+}
+
+function redrawChoice() {
+  renderBoardPanel();
+  if (view && !view.is_terminal && view.legal_actions && view.legal_actions.length) {
+    document.getElementById("decision").textContent = decisionWords();
+  }
+  renderActions();
+  settleFocus();
+}
+
+// Our decision in words: the table's, or while a move of several actions is chosen, its next part's
+// (the board's prompt for it: "Choose the tokkuri to drink from.").
+function decisionWords() {
+  const prompt = plan.length ? document.getElementById("board-prompt").dataset.prompt : "";
+  return prompt || named(decisionText(view));
+}
+
+// The parts of a move chosen so far, in words: the board's own pick (a card chosen before its use),
+// the planned actions, the prefix of the next.
+function chosenParts() {
+  const board = view && BOARDS[view.game];
+  const picked = board && board.picked ? board.picked(view) : null;
+  return [picked, ...plan.map(actionText), pending ? named(pendingWords(pending)) : null].filter(Boolean);
+}
+
+// Take back the last part of the move being chosen (the button, the Backspace key), or all of it.
+function takeBack() {
+  const board = view && BOARDS[view.game];
+  if (pending) pending = takeBackText(pending);
+  else if (plan.length) plan.pop();
+  else if (board && board.unpick) board.unpick();
+  redrawChoice();
+}
+
+function cancelChoice() {
+  const board = view && BOARDS[view.game];
+  pending = "";
+  plan = [];
+  if (board && board.unpick) board.unpick();
+  redrawChoice();
+}
+
+// After a move, or a part of one, the keyboard's focus goes where the next step is (never to the
+// page's body, where a redraw would drop it): on our decision the first action (the board's first
+// legal piece where the last focus was on the board, the take-back button where it was in the bar),
+// else the decision's heading, parked there until the decision is ours again.
+function settleFocus() {
+  const active = document.activeElement;
+  const heading = document.getElementById("decision-title");
+  const parked = active === heading || (active && active.id === "board-prompt");
+  if (active && active !== document.body && active.isConnected && !parked) return;
+  if (active && active.closest && active.closest("input, textarea, select")) return;
+  const shown = shownView();
+  const mine = !waiting && !!(shown && shown.legal_actions && shown.legal_actions.length);
+  const visible = (node) => node && !node.disabled && node.checkVisibility();
+  let target = null;
+  if (mine) {
+    const candidates = [];
+    if (focusArea === "pending") candidates.push(document.getElementById("board-takeback"));
+    if (focusArea === "board") candidates.push(document.querySelector("#board .legal[tabindex]"));
+    candidates.push(
+      document.querySelector("#actions button.action:not([disabled])"),
+      document.querySelector("#board .legal[tabindex]"),
+    );
+    target = candidates.find(visible) || null;
+  }
+  if (!target && parked && visible(heading)) return;
+  // Not ours: the decision's heading, or at the end (the panel folded away) the result's, or the board's.
+  target = target || [heading, document.getElementById("result-title"), document.getElementById("board-prompt")].find(visible);
+  if (!target) return;
+  if (!target.matches("button, [tabindex]")) target.setAttribute("tabindex", "-1");
+  target.focus({ preventScroll: true });
 }
 
 function setPending(text) {
   pending = text;
-  renderBoardPanel();
-  renderActions();
+  redrawChoice();
 }
 
 // The game's own board, when there is one; the generic view stays below (folded) as the fallback.
@@ -295,8 +430,10 @@ function renderBoardPanel() {
   const box = clear(document.getElementById("board"));
   const coming = !!view && boardComing(view.game, render); // see render()
   const drawn = view && BOARDS[view.game]
-    ? renderBoard(view.game, view, { seatName, send, pending, setPending, readOnly: waiting, seatExtra })
+    ? renderBoard(view.game, shownView(), { seatName: sayName, send, pending, setPending, readOnly: waiting, seatExtra, plan: plan.map((part) => part.text) })
     : null;
+  // The board's texts from the engine (a round's end, a judgement) name seats P0, P1, …: by name here.
+  if (drawn && table) nameSeatsIn(drawn.node, speaker());
   panel.hidden = !drawn;
   const stateBox = document.getElementById("state-box");
   // The raw view: only with ?debug, or for a game without a board. Before the first view (or the
@@ -321,17 +458,10 @@ function renderBoardPanel() {
     ? t("gameOver")
     : mine
       ? `${t("yourDecision")}: ${named(drawn.prompt || decisionText(view))}`
-      : `${t("waitingFor")} ${seatName(view.current_player)}`;
+      : `${t("waitingFor")} ${sayName(view.current_player)}`;
   prompt.classList.toggle("my-turn", !!mine);
-  const pend = clear(document.getElementById("board-pending"));
-  pend.hidden = !pending;
-  if (pending) {
-    pend.append(
-      el("span", {}, `${bt("chosen")}: `, el("strong", {}, pendingText(pending))),
-      " ",
-      el("button", { type: "button", class: "board-btn", id: "board-cancel", onclick: () => setPending("") }, bt("cancel")),
-    );
-  }
+  prompt.dataset.prompt = drawn.prompt ? named(drawn.prompt) : "";
+  pendingBar(document.getElementById("board-pending"), chosenParts(), takeBack, cancelChoice);
 }
 
 function renderTitle() {
@@ -340,37 +470,54 @@ function renderTitle() {
   const mine = !!(view && view.legal_actions && view.legal_actions.length);
   document.title = `${mine ? `▶ ${t("yourTurnTitle")} — ` : ""}${title} — bodoge`;
   const who = document.getElementById("who");
-  who.textContent = seat == null ? t("spectating") : `${t("youAre")}: ${seatName(seat)}`;
+  who.textContent = seat == null ? t("spectating") : `${t("youAre")}: ${sayName(seat)}`;
   if (gameInfo) document.getElementById("rules").textContent = pick(gameInfo.rules);
 }
 
 function renderActions() {
   const box = clear(document.getElementById("actions"));
   const filter = document.getElementById("action-filter");
-  const legal = (view && view.legal_actions) || [];
-  filter.hidden = legal.length <= 12;
+  const shown = shownView();
+  const legal = (shown && shown.legal_actions) || [];
+  // A move of several parts (Hangover's arrangement: 24 orders of four snacks) is offered a part at a
+  // time, as the board takes it (board-aids.js's choiceOffer): a part sets the pending text as a click
+  // on the board does; the last part is the move. Each button in words, never the engine's codes.
+  const offer = choiceOffer(legal, pending, (text) => named(text));
+  filter.hidden = offer.items.length <= 12;
   const wanted = filter.hidden ? "" : filter.value.trim().toLowerCase();
   let n = 0;
-  for (const action of legal) {
-    if (wanted && !`${action.text} ${actionText(action)}`.toLowerCase().includes(wanted)) continue;
-    if (pending && !(action.text === pending || action.text.startsWith(pending + " "))) continue;
+  for (const item of offer.items) {
+    const words = item.label || actionText(item.action);
+    const text = item.action ? item.action.text : item.prefix;
+    if (wanted && !`${text} ${words}`.toLowerCase().includes(wanted)) continue;
     n += 1;
     box.append(
       el(
         "button",
         {
           type: "button",
-          class: "action",
+          class: item.action ? "action" : "action action-part",
           disabled: waiting,
-          dataset: { action: action.id },
-          title: `#${action.id}`,
-          onclick: () => send(action.id),
+          dataset: item.action ? { action: item.action.id } : { part: item.prefix },
+          title: item.action ? `#${item.action.id}` : null,
+          // The key that chooses it: named as the button's shortcut, its badge shown but not read
+          // into the name ("take 7", never "1take 7").
+          "aria-keyshortcuts": n <= 9 ? String(n) : null,
+          onclick: item.action ? () => send(item.action.id) : () => setPending(item.prefix),
         },
-        n <= 9 ? el("kbd", {}, String(n)) : null,
-        actionText(action),
+        n <= 9 ? el("kbd", { "aria-hidden": "true" }, String(n)) : null,
+        el("span", { class: "action-words" }, words),
       ),
     );
   }
+  // The keys, said where they are used (a keyboard's keys; a phone's page hides the line: app.css).
+  let help = document.getElementById("keys-help");
+  if (!help) {
+    help = el("p", { id: "keys-help", class: "keys-help" });
+    box.after(help);
+  }
+  help.textContent = t("keysHelp");
+  help.hidden = n === 0;
 }
 
 function updateDock() {
@@ -388,6 +535,8 @@ function renderDecision() {
   const decision = document.getElementById("decision");
   const mine = view && view.legal_actions && view.legal_actions.length > 0;
   document.getElementById("decision-panel").classList.toggle("my-turn", !!mine);
+  // At the end the banner says it (issue #56: the result said once): no empty "game over" panel.
+  document.getElementById("decision-panel").hidden = !!(view && view.is_terminal);
   if (!view) {
     title.textContent = t("connecting");
     decision.textContent = "";
@@ -396,9 +545,9 @@ function renderDecision() {
     decision.textContent = "";
   } else if (mine) {
     title.textContent = t("yourDecision");
-    decision.textContent = named(decisionText(view));
+    decision.textContent = decisionWords();
   } else {
-    title.textContent = `${t("waitingFor")} ${seatName(view.current_player)}`;
+    title.textContent = `${t("waitingFor")} ${sayName(view.current_player)}`;
     decision.textContent = named(decisionText(view));
   }
   renderActions();
@@ -420,6 +569,7 @@ function render() {
   renderView();
   renderSeats();
   renderLog();
+  settleFocus();
 }
 
 async function start() {
@@ -477,12 +627,15 @@ async function start() {
   });
   setInterval(tick, 250);
   document.getElementById("action-filter").addEventListener("input", renderActions);
+  // Where the keyboard's focus is, for settleFocus (a redraw replaces the board and the buttons).
+  document.addEventListener("focusin", (e) => {
+    const node = e.target instanceof Element ? e.target : null;
+    focusArea = !node ? null : node.closest("#board-pending") ? "pending" : node.closest("#board") ? "board" : node.closest("#actions") ? "actions" : null;
+  });
+  document.getElementById("decision-title").setAttribute("tabindex", "-1");
   document.addEventListener("keydown", (e) => {
     if (e.target && (e.target.tagName === "INPUT" || e.target.tagName === "TEXTAREA")) return;
-    if (e.key === "Escape" && pending) {
-      setPending("");
-      return;
-    }
+    // (Backspace and Escape take back a part of a move, or all of it: board-aids.js's pendingBar.)
     if (/^[1-9]$/.test(e.key) && !e.ctrlKey && !e.metaKey && !e.altKey) {
       const buttons = document.querySelectorAll("#actions button.action:not([disabled])");
       const button = buttons[Number(e.key) - 1];

@@ -70,5 +70,26 @@ def _view_text(table_id: str, state: State, seat: int | None, log_from: int) -> 
         log_from = 0
     view["log"] = entries[log_from:]
     message = {"type": "view", "table": table_id, "seq": len(state.history), "log_from": log_from}
+    if view["is_terminal"]:  # the table's order at the end (the game's view is the game's own)
+        message["places"] = places(state)
     message["view"] = view
     return dumps(message), len(entries)
+
+
+def places(state: State) -> list[int]:
+    """Each seat's place at the end of the game (1: the best) by the game's winner rule: the winners
+    first, all of them 1st; then the others as the game ranks them, by its scoring part's
+    `standing(state)` (each seat's key, higher first) where it has one, else by score. Equal keys
+    share a place. (The page lists the seats in this order: issue #56, a hung-over Hangover player
+    with the most VP is not above the winner.)"""
+    n = state.game.num_players
+    won = set(state.winners())
+    standing = getattr(state.game.part("scoring"), "standing", None)
+    keys: list[tuple[Any, ...]] = (
+        [tuple(k) for k in standing(state)] if standing is not None else [(s,) for s in state.scores()]
+    )
+    full = [(p in won, *keys[p]) for p in range(n)]
+    try:
+        return [1 + sum(1 for other in full if other > mine) for mine in full]
+    except TypeError:  # scores that do not compare: the winners first, the others shared
+        return [1 if p in won else 1 + len(won) for p in range(n)]

@@ -25,6 +25,7 @@ function boardScripts() {
 function loadBoard(game) {
   if (Object.hasOwn(BOARDS, game)) return Promise.resolve(BOARDS[game]);
   if (!BOARD_LOADS.has(game)) {
+    fetchBoardTips(game); // its components' rules (board-aids.js), had while the script comes
     const scripts = boardScripts();
     const loading = Object.hasOwn(scripts, game)
       ? new Promise((resolve, reject) => {
@@ -66,13 +67,13 @@ function boardComing(game, then) {
 const BOARD_STRINGS = {
   en: {
     you: "you", cancel: "Cancel", chosen: "Chosen so far", hand: "Your hand", round: "Round",
-    clickHint: "Click a highlighted item, or use the buttons below (keys 1–9).", endOfRound: "End of round",
+    clickHint: "Choose a highlighted item, or use the buttons below (keys 1–9).", endOfRound: "End of round",
     endOfGame: "End of game", winner: "Winner", score: "Score", noCards: "none", turn: "Turn",
     watching: "watching", wait: "Waiting for", yourTurn: "Your turn", faceDown: "face down",
   },
   ja: {
     you: "あなた", cancel: "取り消し", chosen: "選択中", hand: "あなたの手札", round: "ラウンド",
-    clickHint: "光っているものをクリック、または下のボタン（1〜9キー）で選んでください。", endOfRound: "ラウンド終了",
+    clickHint: "光っているものか、下のボタン（1〜9キー）で選んでください。", endOfRound: "ラウンド終了",
     endOfGame: "ゲーム終了", winner: "勝者", score: "得点", noCards: "なし", turn: "ターン",
     watching: "観戦中", wait: "待っています：", yourTurn: "あなたの手番", faceDown: "伏せ",
   },
@@ -108,7 +109,9 @@ function boardContext(game, view, opts) {
     landed: landedPieces(board, view, recent),
     atLanded: new Map(), // "place key" -> the pieces drawn there (markLanded lights the moved ones)
     recentSeats: new Set(recent.map((e) => e.seat).filter((p) => p != null)),
+    game,
     pending: opts.pending || "",
+    plan: opts.plan || [], // the actions of a move chosen so far, not yet sent (table.js: a board's `continues`)
     seat: view.seat,
     seatName: opts.seatName || ((p) => `P${p}`),
     seatExtra: opts.seatExtra || null,
@@ -265,6 +268,8 @@ function omniscientView(game, spectator, views) {
 function renderBoard(game, view, opts) {
   const board = BOARDS[game];
   if (!board) return null;
+  if (tipState.anchor && !tipState.anchor.isConnected) hideTip(); // its component was drawn over
+  refocusAfterDraw();
   const ctx = boardContext(game, view, opts);
   const root = el("div", { class: `board board-${game}` });
   root.append(board.render(ctx));
@@ -291,7 +296,7 @@ function playerTag(ctx, p, extra) {
     el(
       "div",
       { class: "pline" },
-      el("span", { class: "pturn", "aria-hidden": "true" }, v.current_player === p && !v.is_terminal ? "▶" : ""),
+      el("span", { class: "pturn", "aria-hidden": "true" }, v.current_player === p && !v.is_terminal ? "▶" : null),
       el("span", { class: "pname" }, ctx.seatName(p)),
       p === v.seat ? el("span", { class: "pyou" }, bt("you")) : null,
       won ? el("span", { class: "badge ok pwin" }, "★ " + bt("winner")) : null,
@@ -348,10 +353,12 @@ function tableTop(ctx, boxes, ...center) {
 
 // A drawn component: an SVG face (viewBox w×h) in a box of its kind's one size (art.css: .pc-KIND),
 // named in words for screen readers; `key` and `place` are its identity for the last-move mark and
-// the motion. The face's drawing is the caller's (each game's own art).
-function piece(ctx, kind, { w, h, label, key, place, cls, data }, ...shapes) {
+// the motion. The face's drawing is the caller's (each game's own art). `tip`: the key of its rule in
+// the game's texts ([tip] of texts/*.toml), shown on hover and on a long press (board-aids.js: tipOn).
+function piece(ctx, kind, { w, h, label, key, place, cls, data, tip }, ...shapes) {
   const svg = svgEl("svg", { viewBox: `0 0 ${w} ${h}`, class: "pc-face", "aria-hidden": "true", focusable: "false" }, ...shapes);
   const node = el("div", { class: `pc pc-${kind}` + (cls ? " " + cls : ""), role: "img", dataset: data || {} }, svg);
+  if (tip) tipOn(node, tip, ctx.game);
   return ctx.name(node, label, key, place);
 }
 

@@ -18,7 +18,8 @@ BOARDS.hangover = {
       out_non_drinker: "out (non-drinker)", hung_over: "hung over", declare: "Declare non-drinker", pass: "Pass",
       stop: "Stop flipping", judging: "Judgement", flipped: "flipped", faceDown: "face down", lastTrick: "Last trick",
       column: "Column", value: "Use", card: "card", snack: "snack",
-      prompt_arrange: "Arrange your snack cards: click them in the order of columns 1, 2, 3, …",
+      prompt_arrange: "Arrange your snack cards: choose them in the order of columns 1, 2, 3, …",
+      beforeFirst: "Before the first trick",
       prompt_declare: "Declare non-drinker (下戸), or pass.",
       prompt_trick: "Play a card from your hand (follow the lead suit if you can).",
       prompt_flip: "Flip snacks from the judged column to change the sum, or stop.",
@@ -36,7 +37,8 @@ BOARDS.hangover = {
       out_non_drinker: "脱落(下戸)", hung_over: "ハングオーバー(敗北)", declare: "下戸宣言", pass: "パス",
       stop: "めくるのをやめる", judging: "泥酔判定", flipped: "めくった肴", faceDown: "伏せ", lastTrick: "前のトリック",
       column: "列", value: "値", card: "カード", snack: "肴",
-      prompt_arrange: "肴カードを列1、2、3…の順にクリックして並べてください。",
+      prompt_arrange: "肴カードを列1、2、3…の順に選んで並べてください。",
+      beforeFirst: "最初のトリックの前",
       prompt_declare: "下戸宣言をするか、パスしてください。",
       prompt_trick: "手札からカードを出してください（リードのスートがあればフォロー）。",
       prompt_flip: "判定中の列の肴をめくって合計を変えるか、やめてください。",
@@ -121,9 +123,10 @@ BOARDS.hangover = {
     return [
       svgEl("rect", { x: 1, y: 1, width: W - 2, height: H - 2, rx: 6, fill: "#fffaf0", stroke: s.color, "stroke-width": 2 }),
       svgEl("rect", { x: 1, y: 1, width: W - 2, height: 9, rx: 5, fill: s.color }),
-      svgEl("text", { x: 7, y: 30, "font-size": 20, "font-weight": 800, fill: s.ink }, n),
+      svgEl("text", { x: 6, y: 31, "font-size": 22, "font-weight": 800, fill: s.ink }, n),
       svgEl("text", { x: W - 7, y: H - 6, "font-size": 12, "font-weight": 800, fill: s.ink, "text-anchor": "end" }, n),
-      this.drink(suit, s.color),
+      // The drink a little below and right of the number, so that neither covers the other.
+      svgEl("g", { transform: "translate(3 5)" }, this.drink(suit, s.color)),
       tri ? svgEl("path", { d: "M43 15 l8 14 h-16 z", fill: "#fff", stroke: "#1a1a1a", "stroke-width": 1.8, "stroke-linejoin": "round" }) : null,
     ];
   },
@@ -131,7 +134,7 @@ BOARDS.hangover = {
   // A drink card lying at `place` ("trick:2", "hand:0"); face down without a code.
   card(ctx, code, act, place) {
     const label = code == null ? ctx.T("drinkBack") : this.cardName(ctx, code);
-    const node = piece(ctx, "hg-card", { w: 56, h: 80, label, key: code ?? "?", place, cls: code == null ? "back" : `s-${code[0]}`, data: code ? { code } : {} }, this.cardShapes(ctx, code));
+    const node = piece(ctx, "hg-card", { w: 56, h: 80, label, key: code ?? "?", place, cls: code == null ? "back" : `s-${code[0]}`, data: code ? { code } : {}, tip: code == null ? "drink_back" : code.endsWith("^") ? "drink_tri" : "drink" }, this.cardShapes(ctx, code));
     if (act) {
       const verb = ["play", "discard"].find((x) => ctx.isLegal(`${x} ${code}`));
       if (verb) return ctx.bind(node, `${verb} ${code}`, label);
@@ -169,7 +172,7 @@ BOARDS.hangover = {
       : counts != null
         ? ctx.T("snackFlipped").replace("{card}", `${a}/${b}`).replace("{v}", counts)
         : ctx.T("snackCard").replace("{a}", a).replace("{b}", b);
-    const node = piece(ctx, "hg-snack", { w: 48, h: 48, label, key: s ?? "?", place, cls: s == null ? "back" : "", data: s ? { snack: s } : {} }, this.snackShapes(s, counts));
+    const node = piece(ctx, "hg-snack", { w: 48, h: 48, label, key: s ?? "?", place, cls: s == null ? "back" : "", data: s ? { snack: s } : {}, tip: s == null ? "snack_back" : "snack" }, this.snackShapes(s, counts));
     return act ? ctx.bind(node, act, label) : node;
   },
 
@@ -184,7 +187,7 @@ BOARDS.hangover = {
     const label = ctx.T("gauge").replace("{sum}", sum).replace("{limit}", limit);
     return el(
       "div",
-      { class: "hg-gauge", role: "img", "aria-label": label },
+      { class: "hg-gauge", role: "img", "aria-label": label, dataset: { tip: "limit" } },
       svgEl(
         "svg",
         { viewBox: `0 0 ${W} 44`, "aria-hidden": "true" },
@@ -243,7 +246,8 @@ BOARDS.hangover = {
       el(
         "div",
         { class: "binfo" },
-        `${T("trick")} ${v.trick_number} · ${T("limit")} ${v.drunk_limit}`,
+        // The trick under way (or just judged); before the first one, no "Trick 0".
+        `${v.trick_number > 0 ? `${T("trick")} ${v.trick_number}` : T("beforeFirst")} · ${T("limit")} ${v.drunk_limit}`,
         v.lead_suit ? ` · ${T("lead")} ${T(`suit_${v.lead_suit}`)}` : "",
       ),
       trick,
@@ -286,7 +290,7 @@ BOARDS.hangover = {
       return playerBox(
         ctx,
         p,
-        [`${T("vp")} ${s.vp} · ${T("tricks")} ${s.tricks} · ${T("hand")} ${s.hand} `, el("span", { class: `badge ${badge}` }, T(s.status))],
+        [el("span", { dataset: { tip: "vp" } }, `${T("vp")} ${s.vp}`), ` · ${T("tricks")} ${s.tricks} · ${T("hand")} ${s.hand} `, el("span", { class: `badge ${badge}`, dataset: { tip: "status" } }, T(s.status))],
         cols,
         p !== v.seat && !ctx.seatViews && s.hand ? this.backs(ctx, s.hand, p) : null,
       );
@@ -310,7 +314,7 @@ BOARDS.hangover = {
         mine.append(
           el(
             "div",
-            { class: "hg-arrange" },
+            { class: "hg-arrange", dataset: { tip: "arrange" } },
             el("div", { class: "bsec-title" }, T("yourSnacks")),
             el("div", { class: "cards" }, left.map((s) => this.snack(ctx, s, `${prefix} ${s}`, `snacks:${v.seat}`))),
             chosen.length ? el("div", { class: "small" }, chosen.map((s, i) => `${T("column")} ${i + 1}: ${s}`).join(" · ")) : null,

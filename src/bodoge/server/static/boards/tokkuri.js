@@ -15,37 +15,92 @@ BOARDS.tokkuri = {
       place: "Place as tokkuri", drink: "Drink", trouble: "Place the troublesome tokkuri", bonus: "bonus",
       level: "level", roundScore: "this round", lastRound: "Last round's points",
       prompt_action: "Choose a card from your hand: place it face down as a tokkuri, or drink with it.",
+      prompt_open: "Choose the card for your first tokkuri: it goes on the table face down (no one sees it until all have chosen).",
+      prompt_place: "Choose a card from your hand to place face down as a tokkuri.",
+      prompt_drink: "Choose a card from your hand to drink with.",
       prompt_target: "Choose the tokkuri to drink from.",
-      prompt_victim: "Choose the player whose card you draw.",
+      prompt_victim: "Choose a player: a random card from their hand is discarded, then they draw a card.",
       prompt_give: "Choose a card to pass to the left.",
-      chooseUse: "Use this card to…", bottle: "tokkuri", card: "card", dummy: "dummy", troubleCard: "trouble", empty: "empty",
+      chooseUse: "Use this card to…", drinkAs: "Drink {n}", bottle: "tokkuri", card: "card", dummy: "dummy", troubleCard: "trouble", empty: "empty",
       back: "face-down card", slots: "{k} slots", bottleOf: "tokkuri {id} of {p}, level {level} of {max}",
-      hides: "hides {card}", pile: "{n} cards", cardsIn: "{n} cards in the hand of {p}",
+      hides: "hides {card}", pile: "{n} cards", pile1: "1 card", cardsIn: "{n} cards in the hand of {p}",
       effect_discard: "discards", effect_draw: "draws a card", effect_pass: "cards pass left", effect_bonus: "bonus",
+      scoreRule: "This round so far: +1 per captured tokkuri or bonus card, −{pts} per own tokkuri still at level {lvl} or more (marked −{pts}); paid when the round ends.",
+      penalised: "−{pts} if the round ended now (level {lvl} or more)",
     },
     ja: {
       round: "ラウンド", deck: "山札", discard: "捨て札", balance: "所持金", captured: "獲得", hand: "手札",
       place: "トックリとして出す", drink: "酒を飲む", trouble: "やっかいなトックリを出す", bonus: "追加点",
       level: "残量", roundScore: "このラウンド", lastRound: "前のラウンドの得点",
       prompt_action: "手札のカードを選び、トックリとして出すか、酒を飲むか決めてください。",
+      prompt_open: "最初のトックリにするカードを選んでください（裏向きで出します。全員が選ぶまで誰にも見えません）。",
+      prompt_place: "トックリとして裏向きに出すカードを手札から選んでください。",
+      prompt_drink: "酒を飲むカードを手札から選んでください。",
       prompt_target: "飲むトックリを選んでください。",
-      prompt_victim: "カードを引かれる人を選んでください。",
+      prompt_victim: "プレイヤーを1人選んでください：その人の手札から無作為に1枚が捨て札になり、その人が1枚引きます。",
       prompt_give: "左隣に渡すカードを選んでください。",
-      chooseUse: "このカードで…", bottle: "トックリ", card: "カード", dummy: "ダミー", troubleCard: "やっかい", empty: "空",
+      chooseUse: "このカードで…", drinkAs: "{n}を飲む", bottle: "トックリ", card: "カード", dummy: "ダミー", troubleCard: "やっかい", empty: "空",
       back: "伏せたカード", slots: "{k}枠", bottleOf: "{p}のトックリ {id}、残量 {level}/{max}",
-      hides: "中身は{card}", pile: "{n}枚", cardsIn: "{p}の手札 {n}枚",
+      hides: "中身は{card}", pile: "{n}枚", pile1: "1枚", cardsIn: "{p}の手札 {n}枚",
       effect_discard: "捨て札", effect_draw: "1枚引く", effect_pass: "左へ渡す", effect_bonus: "追加点",
+      scoreRule: "このラウンド（今の時点）：獲得トックリ・追加点カード1枚につき+1、残量{lvl}以上の自分のトックリ1本につき−{pts}（−{pts}の印）。ラウンドの終わりに精算。",
+      penalised: "今ラウンドが終われば−{pts}（残量{lvl}以上）",
     },
   },
   selected: null,
   selectedAt: -1,
 
+  // A drink is one move of several parts (table.js): the card, then a tokkuri for each of its numbers,
+  // chosen before anything is sent, each part to be taken back. After the actions `texts` (a drink and
+  // the targets so far), the next number's choices (TK-4.4: a tokkuri not chosen yet, at a level ≥ the
+  // number, the other numbers still each finding one of the rest); null once every number has one.
+  continues(view, texts) {
+    const m = /^drink (\S+?)(?:=(\d+))?$/.exec(texts[0] || "");
+    if (!m || !view.tokkuri) return null;
+    const values = (this.info({ view }, m[1]).slots || []).map((x) => (String(x).includes("~") ? Number(m[2]) : Number(x)));
+    const chosen = texts.slice(1).map((x) => x.split(" ")[1]);
+    if (chosen.length >= values.length) return null;
+    const value = values[chosen.length];
+    const rest = values.slice(chosen.length + 1).sort((a, b) => b - a);
+    const open = view.tokkuri.filter((t) => !chosen.includes(t.id));
+    const fits = (left) => {
+      const levels = left.map((t) => t.level).sort((a, b) => b - a);
+      return rest.length <= levels.length && rest.every((x, j) => x <= levels[j]);
+    };
+    return open
+      .filter((t) => t.level >= value && fits(open.filter((o) => o !== t)))
+      .map((t) => ({ text: `target ${t.id}`, words: `target ${t.id}`, text_ja: `トックリ${t.id}で飲む` }));
+  },
+
+  // The drinks a hand card offers: "drink 7+6", or for a card of one chosen number "drink 1~3=1", "=2",
+  // "=3" (the value chosen as it is drunk), those legal now.
+  drinks(ctx, code) {
+    const plain = `drink ${code}`;
+    const valued = ctx.legal.map((a) => a.text).filter((x) => x.startsWith(`${plain}=`) && /^=\d+$/.test(x.slice(plain.length)));
+    return [plain, ...valued].filter((x) => ctx.isLegal(x));
+  },
+
+  // The card chosen in the hand before its use (a part of the move: the bar shows it, Take back drops it).
+  picked(view) {
+    const chosen = this.selected != null && this.selectedAt === (view.log || []).length ? (view.hand || [])[this.selected] : null;
+    return chosen == null ? null : LANG === "ja" ? `カード「${chosen}」` : `card ${chosen}`;
+  },
+
+  unpick() {
+    this.selected = null;
+  },
+
+  // The prompt says only what the legal actions allow: the opening placement and a turn where no card
+  // can drink are "place", never "or drink".
   prompt(ctx) {
     const has = (verb) => ctx.legal.some((a) => a.text.startsWith(verb + " "));
     if (!ctx.legal.length) return null;
     if (has("target")) return ctx.T("prompt_target");
     if (has("victim")) return ctx.T("prompt_victim");
     if (has("give")) return ctx.T("prompt_give");
+    if (ctx.view.phase === "open") return ctx.T("prompt_open");
+    if (!has("drink")) return ctx.T("prompt_place");
+    if (!has("place")) return ctx.T("prompt_drink");
     return ctx.T("prompt_action");
   },
 
@@ -70,6 +125,10 @@ BOARDS.tokkuri = {
     const extra = [slots, effect].filter(Boolean);
     if (!extra.length) return name;
     return LANG === "ja" ? `${name}（${extra.join("、")}）` : `${name}, ${extra.join(", ")}`;
+  },
+
+  pile(ctx, n) {
+    return n === 1 ? ctx.T("pile1") : ctx.T("pile").replace("{n}", n);
   },
 
   // Each bottle's face-down card is known to its owner only.
@@ -193,9 +252,19 @@ BOARDS.tokkuri = {
     });
   },
 
+  // The key of a card's rule ([tip] of the texts): by its effect, else its kind (and a number card of
+  // several numbers apart).
+  tipOf(ctx, code) {
+    if (code == null) return "card_back";
+    const info = this.info(ctx, code);
+    if (info.effect && info.effect !== "none") return `card_${info.effect}`;
+    if (info.kind !== "number") return `card_${info.kind}`;
+    return (info.slots || []).length > 1 ? "card_multi" : "card_number";
+  },
+
   card(ctx, code, place, cls) {
     const label = code == null ? ctx.T("back") : this.cardName(ctx, code);
-    const node = piece(ctx, "tk-card", { w: 60, h: 84, label, key: code ?? "?", place, cls, data: code == null ? {} : { code } }, this.cardShapes(ctx, code));
+    const node = piece(ctx, "tk-card", { w: 60, h: 84, label, key: code ?? "?", place, cls, data: code == null ? {} : { code }, tip: this.tipOf(ctx, code) }, this.cardShapes(ctx, code));
     if (code == null) node.classList.add("back");
     return node;
   },
@@ -222,17 +291,32 @@ BOARDS.tokkuri = {
       ),
       svgEl("path", { d: path, fill: "none", stroke: TK_INDIGO, "stroke-width": 1.6 }),
       svgEl("rect", { x: 13, y: 9, width: 14, height: 3, rx: 1.5, class: "seat-fill" }),
-      svgEl("circle", { cx: 20, cy: 52, r: 8.5, fill: "#fff", stroke: TK_INDIGO, "stroke-width": 1 }),
-      svgEl("text", { x: 20, y: 56.5, "text-anchor": "middle", "font-size": 12, "font-weight": 700, fill: TK_INK, "font-family": TK_SERIF }, String(level)),
+      // The level in a round label, large enough to read on a phone's small bottles.
+      svgEl("circle", { cx: 20, cy: 51, r: 11.5, fill: "#fff", stroke: TK_INDIGO, "stroke-width": 1.2 }),
+      svgEl("text", { x: 20, y: 56.5, "text-anchor": "middle", "font-size": level > 9 ? 14 : 16, "font-weight": 800, fill: TK_INK, "font-family": TK_SERIF }, String(level)),
     ];
     if (t.card) {
+      // The hidden card, on a paper tag at the neck (known to its owner only).
+      const tag = t.card === "dummy" ? "—" : t.card === "trouble" ? "!" : t.card;
       shapes.push(
-        svgEl("rect", { x: 24, y: 14, width: 15, height: 11, rx: 2, fill: TK_WASHI, stroke: TK_RED, "stroke-width": 0.8 }),
-        svgEl("text", { x: 31.5, y: 22.5, "text-anchor": "middle", "font-size": t.card.length > 3 ? 4.5 : 7, "font-weight": 700, fill: TK_INK }, t.card === "dummy" ? "—" : t.card === "trouble" ? "!" : t.card),
+        svgEl("rect", { x: 19, y: 13, width: 22, height: 15, rx: 2, fill: TK_WASHI, stroke: TK_RED, "stroke-width": 1 }),
+        svgEl("text", { x: 30, y: 24.5, "text-anchor": "middle", "font-size": tag.length > 3 ? 6.5 : tag.length > 1 ? 9 : 12, "font-weight": 800, fill: t.card === "trouble" ? TK_RED : TK_INK }, tag),
       );
     }
-    const node = piece(ctx, "tk-bottle", { w: 40, h: 72, label, key: t.id, place: `table:${t.owner}`, data: { id: t.id, level } }, shapes);
+    const node = piece(ctx, "tk-bottle", { w: 40, h: 72, label, key: t.id, place: `table:${t.owner}`, data: { id: t.id, level }, tip: "bottle" }, shapes);
     return ctx.bind(node, `target ${t.id}`, label);
+  },
+
+  // A tokkuri where it stands, with a mark beside it when it would cost its owner points if the round
+  // ended now (TK-6.1: level ≥ penalty_level): the bottle itself keeps its look.
+  bottleSlot(ctx, t, penLevel, penPoints, why) {
+    const fined = t.level >= penLevel && penPoints > 0;
+    return el(
+      "div",
+      { class: "tk-slot" },
+      this.bottle(ctx, t),
+      fined ? el("span", { class: "tk-fine", title: why }, el("span", { "aria-hidden": "true" }, `−${penPoints}`), el("span", { class: "sr-only" }, why)) : null,
+    );
   },
 
   // A fanned stack of face-down cards (another's hand), each a piece at `place`.
@@ -265,34 +349,47 @@ BOARDS.tokkuri = {
       "div",
       { class: "pile", dataset: { pile: "deck" } },
       v.deck_count ? this.card(ctx, null, null, "pile-top") : el("div", { class: "pc pc-tk-card pile-empty" }),
-      el("div", { class: "pile-count" }, `${T("deck")} ${T("pile").replace("{n}", v.deck_count)}`),
+      el("div", { class: "pile-count" }, `${T("deck")} ${self.pile(ctx, v.deck_count)}`),
     );
     deck.querySelector(".pc").removeAttribute("role");
-    deck.setAttribute("aria-label", `${T("deck")}: ${T("pile").replace("{n}", v.deck_count)}`);
+    deck.setAttribute("aria-label", `${T("deck")}: ${self.pile(ctx, v.deck_count)}`);
     const discard = v.discard || [];
     const discardPile = el(
       "div",
       { class: "pile", dataset: { pile: "discard" } },
       discard.length ? this.card(ctx, discard[discard.length - 1], "discard") : el("div", { class: "pc pc-tk-card pile-empty" }),
-      el("div", { class: "pile-count" }, `${T("discard")} ${T("pile").replace("{n}", discard.length)}`),
+      el("div", { class: "pile-count" }, `${T("discard")} ${self.pile(ctx, discard.length)}`),
     );
+    const opts = v.options || {};
+    const penLevel = Number(opts.penalty_level ?? 3);
+    const penPoints = Number(opts.penalty_points ?? 2);
+    const rule = (key) => T(key).replaceAll("{pts}", penPoints).replaceAll("{lvl}", penLevel);
     const center = [
       el("div", { class: "binfo" }, `${T("round")} ${v.round}`),
       el("div", { class: "piles" }, deck, discardPile),
+      // What "this round −6" counts (TK-6.1), in words; each tokkuri it counts is marked.
+      v.round_scores && v.tokkuri.length && !v.is_terminal ? el("p", { class: "tk-rule" }, rule("scoreRule")) : null,
     ];
     const boxes = [];
+    const held = []; // per seat: the row of what lies before it (its tokkuri; the others' hands face down)
     for (let p = 0; p < v.players; p++) {
       const mine = v.tokkuri.filter((t) => t.owner === p);
+      const row = el(
+        "div",
+        { class: "tk-held" },
+        mine.length ? el("div", { class: "bottles" }, mine.map((t) => self.bottleSlot(ctx, t, penLevel, penPoints, rule("penalised")))) : null,
+        p !== v.seat && !ctx.seatViews ? this.backs(ctx, v.hand_counts[p], `hand:${p}`, "deck") : null,
+      );
+      held.push(row);
       const box = playerBox(
         ctx,
         p,
         [
           `${T("hand")} ${v.hand_counts[p]} · ${T("captured")} ${v.captured_counts[p]}`, // (the score is the balance)
-          v.round_scores ? ` · ${T("roundScore")} ${signed(v.round_scores[p])}` : "",
+          v.round_scores ? el("span", { class: "tk-round" }, ` · ${T("roundScore")}\u00a0${signed(v.round_scores[p])}`) : "",
           v.bonus && v.bonus[p] && v.bonus[p].length ? ` · ${T("bonus")} ${v.bonus[p].length}` : "",
         ],
-        el("div", { class: "bottles" }, mine.map((t) => self.bottle(ctx, t))),
-        p !== v.seat && !ctx.seatViews ? this.backs(ctx, v.hand_counts[p], `hand:${p}`, "deck") : null,
+        row,
       );
       ctx.bind(box, `victim P${p}`, ctx.who(p));
       boxes.push(box);
@@ -302,7 +399,7 @@ BOARDS.tokkuri = {
       (v.hand || []).forEach((code, i) => {
         const card = self.card(ctx, code, `hand:${v.seat}`, self.selected === i ? "selected" : "");
         card.dataset.from = "deck";
-        const uses = [`place ${code}`, `drink ${code}`, `give ${code}`].filter((x) => ctx.isLegal(x));
+        const uses = [`place ${code}`, ...self.drinks(ctx, code), `give ${code}`].filter((x) => ctx.isLegal(x));
         if (code === "trouble") uses.push(...["place trouble"].filter((x) => ctx.isLegal(x) && !uses.includes(x)));
         const what = self.cardName(ctx, code);
         if (uses.length === 1) ctx.bind(card, uses[0], what);
@@ -326,8 +423,9 @@ BOARDS.tokkuri = {
         hand.append(card);
       });
       const mineBox = boxes[v.seat];
-      if ((v.hand || []).length || !v.is_terminal) mineBox.append(el("div", { class: "bsec-title" }, bt("hand")), hand);
-      if (self.selected != null && v.hand[self.selected] != null) {
+      // Your hand beside your tokkuri (one row where it fits): in view at once, not under them.
+      if ((v.hand || []).length || !v.is_terminal) held[v.seat].append(el("div", { class: "tk-hand-wrap" }, el("div", { class: "bsec-title" }, bt("hand")), hand));
+      if (self.selected != null && v.hand[self.selected] != null && !ctx.plan.length) {
         const code = v.hand[self.selected];
         mineBox.append(
           el(
@@ -335,7 +433,11 @@ BOARDS.tokkuri = {
             { class: "choose-use" },
             `${T("chooseUse")} `,
             ctx.button(`${T("place")} (${self.cardLabel(ctx, code)})`, `place ${code}`, "primary"),
-            ctx.button(`${T("drink")} (${code})`, `drink ${code}`, "primary"),
+            // A card of one chosen number (1~3) drinks as the number chosen: a button for each.
+            self.drinks(ctx, code).map((text) => {
+              const value = /=(\d+)$/.exec(text);
+              return ctx.button(value ? T("drinkAs").replace("{n}", value[1]) : `${T("drink")} (${code})`, text, "primary");
+            }),
           ),
         );
       }

@@ -16,8 +16,8 @@ BOARDS.tottarot = {
       round: "Round", turn: "Turn", deck: "Deck", discard: "Discard", declared: "Declared fate", row: "Decided fates",
       bid: "Bid", will: "Will tokens", victory: "Victory tokens", total: "total", hidden: "hidden", none: "—",
       noSteal: "Steal nothing", exposed: "exposed", known: "known to", target: "target",
-      prompt_bid: "Bid one of your will tokens (click a token).",
-      prompt_steal: "Steal a declared fate (click a player's card), or steal nothing.",
+      prompt_bid: "Bid one of your will tokens (choose a token).",
+      prompt_steal: "Steal a declared fate (choose a player's card), or steal nothing.",
       prompt_share: "SHARE: choose a player to show declared cards to each other.",
       prompt_peek: "PEEK: choose a player whose declared card you look at.",
       icons: "Icons",
@@ -33,8 +33,8 @@ BOARDS.tottarot = {
       round: "ラウンド", turn: "ターン", deck: "山札", discard: "捨て札", declared: "宣告された運命", row: "決定された運命",
       bid: "意志", will: "意志トークン", victory: "勝利点トークン", total: "合計", hidden: "伏せ", none: "—",
       noSteal: "奪わない", exposed: "公開", known: "知っている人", target: "目標",
-      prompt_bid: "意志トークンを1枚選んで表明してください（トークンをクリック）。",
-      prompt_steal: "宣告された運命を奪う（カードをクリック）か、奪わないを選んでください。",
+      prompt_bid: "意志トークンを1枚選んで表明してください（トークンを選ぶ）。",
+      prompt_steal: "宣告された運命を奪う（その人のカードを選ぶ）か、奪わないを選んでください。",
       prompt_share: "見せ合い：宣告カードを見せ合う相手を選んでください。",
       prompt_peek: "覗き見：宣告カードを覗く相手を選んでください。",
       icons: "アイコン",
@@ -150,27 +150,33 @@ BOARDS.tottarot = {
         svgEl("path", { d: starPath(12, 12, 3, 1.2) + starPath(52, 88, 3, 1.2), fill: TT_GOLD }),
       ];
     }
+    // A face: the points large in the top corner (where people count), the icon's badge in the other,
+    // the number among the major arcana between them, the picture under an arch; the name lies on a
+    // band at the foot, written by the page (card()), so that it stays readable on a phone.
     const info = this.cardInfo(ctx, code);
-    const name = LANG === "ja" ? info.name_ja : info.name_en;
     const pts = info.points;
-    const ptsFill = pts > 0 ? "#2f8a4f" : pts < 0 ? "#b3271b" : "#6b6b6b";
+    const ptsFill = pts > 0 ? "#2f7a46" : pts < 0 ? "#a8281d" : "#5e5e5e";
     const icon = info.icon ? this.iconShape(info.icon) : null;
     return [
       frame, inner,
-      svgEl("text", { x: 32, y: 15, "text-anchor": "middle", "font-size": 9, "font-family": TT_SERIF, fill: TT_GOLD, "letter-spacing": 0.5 }, TT_ARCANA[code] || ""),
-      svgEl("path", { d: "M12 62 v-30 a20 20 0 0 1 40 0 v30 z", fill: TT_DEEP, stroke: TT_GOLD, "stroke-width": 0.8 }),
+      svgEl("path", { d: "M11 61 v-23 a21 21 0 0 1 42 0 v23 z", fill: TT_DEEP, stroke: TT_GOLD, "stroke-width": 0.8 }),
       this.picture(code),
-      svgEl("text", { x: 32, y: 71, "text-anchor": "middle", "font-size": name.length > 12 ? 5.6 : 7, "font-family": TT_SERIF, fill: TT_CREAM }, name),
-      svgEl("circle", { cx: 32, cy: 85, r: 10, fill: ptsFill, stroke: TT_GOLD, "stroke-width": 1.2 }),
-      svgEl("text", { x: 32, y: 89.5, "text-anchor": "middle", "font-size": 12.5, "font-weight": 800, fill: "#fff" }, signed(pts)),
-      icon ? svgEl("g", { transform: "translate(52 14)" }, icon) : null,
+      svgEl("rect", { x: 6, y: 63, width: 52, height: 30, rx: 2, fill: TT_DEEP, stroke: TT_GOLD, "stroke-width": 0.6 }),
+      svgEl("text", { x: 33, y: 10.5, "text-anchor": "middle", "font-size": 6, "font-family": TT_SERIF, fill: TT_GOLD }, TT_ARCANA[code] || ""),
+      svgEl("circle", { cx: 13.5, cy: 14, r: 10.5, fill: ptsFill, stroke: TT_GOLD, "stroke-width": 1.3 }),
+      svgEl("text", { x: 13.5, y: 19.2, "text-anchor": "middle", "font-size": 14.5, "font-weight": 800, fill: "#fff" }, signed(pts)),
+      icon ? svgEl("g", { transform: "translate(51.5 13.5) scale(1.15)" }, icon) : null,
     ];
   },
 
   // A fate card lying at `place` ("declared:1", "row:2", "discard"); face down without a code.
   card(ctx, code, inverted, place) {
     const label = code == null ? ctx.T("faceDown") : this.cardName(ctx, code, inverted);
-    const node = piece(ctx, "tt-card", { w: 64, h: 100, label, key: code ?? "?", place, cls: (inverted ? "inverted" : "") + (code == null ? " back" : ""), data: code ? { code } : {} }, this.cardShapes(ctx, code));
+    const node = piece(ctx, "tt-card", { w: 64, h: 100, label, key: code ?? "?", place, cls: (inverted ? "inverted" : "") + (code == null ? " back" : ""), data: code ? { code } : {}, tip: code == null ? "card_back" : `card_${this.cardInfo(ctx, code).icon || "plain"}` }, this.cardShapes(ctx, code));
+    if (code != null) {
+      const info = this.cardInfo(ctx, code);
+      node.append(el("span", { class: "tt-name", "aria-hidden": "true" }, LANG === "ja" ? info.name_ja || info.name_en : info.name_en));
+    }
     return node;
   },
 
@@ -185,7 +191,7 @@ BOARDS.tottarot = {
         Array.from({ length: n }, (_, i) => svgEl("circle", { cx: 20 + (i - (n - 1) / 2) * 5, cy: 8.5, r: 1.4, fill: TT_PURPLE })),
       ];
     const label = n == null ? ctx.T("hiddenBid") : ctx.T("willToken").replace("{n}", n);
-    return piece(ctx, "tt-chip", { w: 40, h: 40, label, key: n == null ? "?" : n, place, cls: (cls || "") + (n == null ? " back" : ""), data: n == null ? {} : { n } }, face);
+    return piece(ctx, "tt-chip", { w: 40, h: 40, label, key: n == null ? "?" : n, place, cls: (cls || "") + (n == null ? " back" : ""), data: n == null ? {} : { n }, tip: n == null ? "will_back" : "will" }, face);
   },
 
   // Where an event put what it moved (the last move's mark), and where from: a drawn or stolen fate in

@@ -6,10 +6,10 @@
 // The stone's colour by its ones digit (a jewel scores the ones digit of its highest tile): 1 and 11
 // alike, 10 a clear stone worth 0. Each colour's ink for the number has 4.5:1 contrast on it.
 const TR_STONES = {
-  0: ["#dfe7ea", "#9fb3ba", "#1d2a30"], 1: ["#9c7b5b", "#5e4631", "#fff"], 2: ["#c77b3a", "#7e4a1d", "#fff"],
-  3: ["#e3c34c", "#9c7d16", "#2a2006"], 4: ["#8fc56b", "#4f7f33", "#10210a"], 5: ["#3fa38a", "#1f6453", "#fff"],
-  6: ["#4f8fd6", "#24578f", "#fff"], 7: ["#6a5fd1", "#3b318c", "#fff"], 8: ["#b05ac9", "#6d2d82", "#fff"],
-  9: ["#d94f6e", "#8c2540", "#fff"],
+  0: ["#dfe7ea", "#9fb3ba", "#1d2a30"], 1: ["#8c6e52", "#5e4631", "#fff"], 2: ["#a6662f", "#6e4019", "#fff"],
+  3: ["#e3c34c", "#9c7d16", "#2a2006"], 4: ["#8fc56b", "#4f7f33", "#10210a"], 5: ["#32826e", "#1a5445", "#fff"],
+  6: ["#2e76c6", "#1d4d80", "#fff"], 7: ["#6a5fd1", "#3b318c", "#fff"], 8: ["#a94bc4", "#6d2d82", "#fff"],
+  9: ["#d43a5d", "#8c2540", "#fff"], // (the white numbers at 4.5:1 at least on their stones)
 };
 
 BOARDS.troika = {
@@ -62,13 +62,13 @@ BOARDS.troika = {
   tile(ctx, n, act, where, p, extra) {
     const what = ctx.T(where).replace("{n}", String(n)).replace("{p}", p == null ? "" : ctx.seatName(p));
     const place = { inMine: "mine", inContainer: `container:${p}`, inHand: `hand:${ctx.seat}`, inHandOf: `hand:${p}` }[where];
-    const node = piece(ctx, "tr-tile", { w: 44, h: 50, label: what, key: n, place, cls: extra, data: { n, from: "pool" } }, this.stoneShapes(n));
+    const node = piece(ctx, "tr-tile", { w: 44, h: 50, label: what, key: n, place, cls: extra, data: { n, from: "pool" }, tip: "tile" }, this.stoneShapes(n));
     return act ? ctx.bind(node, act, what) : node;
   },
 
   // A coin: the chips a seat holds.
   coin(ctx, n) {
-    return el(
+    return tipOn(el(
       "div",
       { class: "tr-coins", role: "img", "aria-label": ctx.T("chipsOf").replace("{n}", n) },
       svgEl(
@@ -78,7 +78,7 @@ BOARDS.troika = {
         svgEl("circle", { cx: 16, cy: 16, r: 10.5, fill: "none", stroke: "#a3801f", "stroke-width": 1 }),
         svgEl("text", { x: 16, y: 21, "text-anchor": "middle", "font-size": 13, "font-weight": 800, fill: "#3a2a06" }, String(n)),
       ),
-    );
+    ), "chips", ctx.game);
   },
 
   // Where an event put the tile it moved (the last move's mark), and where from: a taken tile from
@@ -108,7 +108,7 @@ BOARDS.troika = {
   backs(ctx, n, p) {
     const node = el("div", { class: "tiles tr-backs", role: "img", "aria-label": ctx.T("handOf").replace("{n}", n).replace("{p}", ctx.seatName(p)) });
     for (let i = 0; i < n; i++) {
-      const b = piece(ctx, "tr-tile", { w: 44, h: 50, key: "?", place: `hand:${p}`, cls: "back", data: { from: "pool" } }, this.stoneShapes(null));
+      const b = piece(ctx, "tr-tile", { w: 44, h: 50, key: "?", place: `hand:${p}`, cls: "back", data: { from: "pool" }, tip: "tile_back" }, this.stoneShapes(null));
       b.setAttribute("aria-hidden", "true");
       node.append(b);
     }
@@ -154,7 +154,7 @@ BOARDS.troika = {
       ] : svgEl("ellipse", { cx: 45, cy: 52, rx: 38, ry: 8, fill: "none", stroke: "rgba(0,0,0,0.3)", "stroke-dasharray": "4 3" }),
     );
     const pool = el("div", { class: "pool", dataset: { pile: "pool" } }, heap, el("span", { class: "pool-count" }, `${T("pool")}: ${v.pool_size}`));
-    ctx.bind(pool, "draw", `${T("pool")}: ${v.pool_size}`);
+    ctx.bind(tipOn(pool, "pool", ctx.game), "draw", `${T("pool")}: ${v.pool_size}`);
     const faceUp = el("div", { class: "tiles mine-tiles" });
     v.mine.forEach((n) => faceUp.append(this.tile(ctx, n, `take ${n}`, "inMine")));
     const center = [
@@ -172,7 +172,7 @@ BOARDS.troika = {
     // Each player: container, hand, declaration, chips.
     const boxes = [];
     for (let p = 0; p < v.players; p++) {
-      const cont = el("div", { class: "tiles container" });
+      const cont = tipOn(el("div", { class: "tiles container" }), "container", ctx.game);
       v.containers[p].slice().sort((a, b) => a - b).forEach((n) => cont.append(this.tile(ctx, n, p === v.seat ? `return container ${n}` : null, "inContainer", p)));
       const box = playerBox(
         ctx,
@@ -188,7 +188,9 @@ BOARDS.troika = {
     if (v.seat != null && !v.is_terminal) {
       const hand = el("div", { class: "tiles hand" });
       (v.hand || []).forEach((n) => hand.append(this.tile(ctx, n, `return hand ${n}`, "inHand", null, "inhand")));
-      boxes[v.seat].append(el("div", { class: "tr-hand" }, el("div", { class: "bsec-title" }, bt("hand")), hand, ctx.button(T("declare"), "troika", "primary")));
+      // Your hand beside your container (one row where it fits), the coin last.
+      const row = boxes[v.seat].querySelector(".tr-row");
+      row.insertBefore(el("div", { class: "tr-hand" }, el("div", { class: "bsec-title" }, bt("hand")), hand, ctx.button(T("declare"), "troika", "primary")), row.lastChild);
     }
     const root = el("div", { class: "troika" }, tableTop(ctx, boxes, ...center));
     if (v.last_round && (v.last_round.text || v.last_round.text_ja)) {
