@@ -80,6 +80,41 @@ def assert_views_exact(player: Player, record: dict[str, Any], seat: int | None)
             raise AssertionError(f"view of seat {seat} at move {seq} differs: {diff}")
 
 
+def finished_hangover(db: str, table_id: str) -> str:
+    """A finished three-player Hangover written straight to the server's database `db` as table
+    `table_id`: seed 0 played by random moves (P2 wins with 2 VP; P0 with 8 and P1 with 5 are hung
+    over), its seats the people Aki, Ben and Cho. Returns the table's id."""
+    from bodoge.core.registry import make
+    from bodoge.server.storage import Append, Storage, TableRow
+
+    game = make("hangover", 3)
+    state = game.new_state(seed=0)
+    rng = random.Random(0)
+    moves = []
+    while state.current_player is not None:
+        action = rng.choice(state.legal_actions())
+        moves.append((state.current_player, action))
+        state.apply(action)
+    assert state.winners() == [2] and state.scores() == [8, 5, 2]
+    now = time.time()
+    row = TableRow(
+        id=table_id, game="hangover", rules_version=game.rules_version, players=3,
+        options=game.options_json(), seed=0, seats=[{"kind": "human", "name": n} for n in ("Aki", "Ben", "Cho")],
+        token_hashes=[None] * 3, created_at=now, updated_at=now,
+    )  # fmt: skip
+    result = {"scores": state.scores(), "winners": state.winners()}
+    storage = Storage(db)
+    try:
+        storage.create_tables([row])
+        last = len(moves) - 1
+        storage.append_actions(
+            [Append(row.id, i, s, a, result if i == last else None) for i, (s, a) in enumerate(moves)]
+        )
+    finally:
+        storage.close()
+    return row.id
+
+
 def make_config(db: str, **overrides: object) -> ServerConfig:
     config = ServerConfig(db=db, bot_workers=1, bot_budget=10.0, bot_delay=0.0, preload=["server_toygame"])
     for key, value in overrides.items():

@@ -8,7 +8,6 @@ Skipped when Chromium or the playwright package is missing (as test_server_brows
 
 from __future__ import annotations
 
-import random
 import re
 import time
 from collections.abc import Iterator
@@ -17,10 +16,7 @@ from typing import Any
 import httpx
 import pytest
 from browser_support import watch_errors  # skips this module without Chromium or playwright
-from server_helpers import ProcessServer, create_table, free_port
-
-from bodoge.core.registry import make
-from bodoge.server.storage import Append, Storage, TableRow
+from server_helpers import ProcessServer, create_table, finished_hangover, free_port
 
 DESKTOP = (1280, 800)
 PHONE = (390, 844)
@@ -56,33 +52,7 @@ def bots_table(live: ProcessServer) -> str:
 def hangover_over(live: ProcessServer) -> str:
     """A finished three-player Hangover written to the server's database: seed 0 played by random
     moves, where P2 wins with 2 VP and P0 (8 VP) and P1 (5 VP) are hung over."""
-    game = make("hangover", 3)
-    state = game.new_state(seed=0)
-    rng = random.Random(0)
-    moves = []
-    while state.current_player is not None:
-        action = rng.choice(state.legal_actions())
-        moves.append((state.current_player, action))
-        state.apply(action)
-    assert state.winners() == [2] and state.scores() == [8, 5, 2]
-    now = time.time()
-    seats = [{"kind": "human", "name": name} for name in ("Aki", "Ben", "Cho")]
-    row = TableRow(
-        id="hangover-over", game="hangover", rules_version=game.rules_version, players=3,
-        options=game.options_json(), seed=0, seats=seats, token_hashes=[None] * 3,
-        created_at=now, updated_at=now,
-    )  # fmt: skip
-    result = {"scores": state.scores(), "winners": state.winners()}
-    storage = Storage(live.db)
-    try:
-        storage.create_tables([row])
-        last = len(moves) - 1
-        storage.append_actions(
-            [Append(row.id, i, s, a, result if i == last else None) for i, (s, a) in enumerate(moves)]
-        )
-    finally:
-        storage.close()
-    return row.id
+    return finished_hangover(live.db, "hangover-over")
 
 
 def open_page(browser: Any, url: str, size: tuple[int, int], lang: str) -> tuple[Any, list[str]]:

@@ -18,10 +18,7 @@ from typing import Any
 import httpx
 import pytest
 from browser_support import sync_api, watch_errors  # skips this module without Chromium or playwright
-from server_helpers import ProcessServer, create_table
-
-from bodoge.core.registry import make
-from bodoge.server.storage import Append, Storage, TableRow
+from server_helpers import ProcessServer, create_table, finished_hangover
 
 DESKTOP = (1280, 800)
 PHONE = (390, 844)
@@ -182,31 +179,7 @@ def test_tokkuri_and_tottarot_say_their_moves_board_and_log_in_words(
 def hangover_over(live: ProcessServer) -> str:
     """A finished three-player Hangover (seed 0 played by random moves) written to the server's
     database, its seats Aki, Ben and Cho."""
-    game = make("hangover", 3)
-    state = game.new_state(seed=0)
-    rng = random.Random(0)
-    moves = []
-    while state.current_player is not None:
-        action = rng.choice(state.legal_actions())
-        moves.append((state.current_player, action))
-        state.apply(action)
-    now = time.time()
-    row = TableRow(
-        id="hangover-choices", game="hangover", rules_version=game.rules_version, players=3,
-        options=game.options_json(), seed=0, seats=[{"kind": "human", "name": n} for n in ("Aki", "Ben", "Cho")],
-        token_hashes=[None] * 3, created_at=now, updated_at=now,
-    )  # fmt: skip
-    result = {"scores": state.scores(), "winners": state.winners()}
-    storage = Storage(live.db)
-    try:
-        storage.create_tables([row])
-        last = len(moves) - 1
-        storage.append_actions(
-            [Append(row.id, i, s, a, result if i == last else None) for i, (s, a) in enumerate(moves)]
-        )
-    finally:
-        storage.close()
-    return row.id
+    return finished_hangover(live.db, "hangover-choices")
 
 
 @pytest.mark.parametrize(("size", "lang"), [(PHONE, "ja"), (DESKTOP, "en")])
