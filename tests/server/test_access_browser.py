@@ -21,6 +21,7 @@ Skipped when Chromium or the playwright package is missing (as test_pages_browse
 
 from __future__ import annotations
 
+import contextlib
 import re
 import time
 from collections.abc import Iterator
@@ -28,7 +29,7 @@ from typing import Any
 
 import httpx
 import pytest
-from browser_support import watch_errors  # skips this module without Chromium or playwright
+from browser_support import sync_api, watch_errors  # skips this module without Chromium or playwright
 from server_helpers import ProcessServer, create_table, free_port
 
 DESKTOP = (1280, 800)
@@ -625,10 +626,11 @@ def test_the_focus_stays_on_the_reviews_buttons(pages: Any, live: ProcessServer)
     for move in (1, 3, 5):
         page.keyboard.press("Enter")  # the next mistake: the review is drawn anew there
         page.wait_for_selector(f"#replay-pos[data-move='{move}']")
-        page.wait_for_timeout(50)
+        # On the same button while there is a next mistake, then on the previous one's (placed once the
+        # review is drawn: waited for, not slept on, as a loaded machine draws later).
+        wanted = "button#review-next-mistake." if move < 5 else "button#review-prev-mistake."
+        with contextlib.suppress(sync_api.TimeoutError):
+            page.wait_for_function(f"(w) => ({ACTIVE})() === w", arg=wanted, timeout=5_000)
         active = page.evaluate(ACTIVE)
-        # On the same button while there is a next mistake, then on the previous one's.
-        assert active == ("button#review-next-mistake." if move < 5 else "button#review-prev-mistake."), (
-            active
-        )
+        assert active == wanted, active
     assert errors == []

@@ -234,6 +234,10 @@ def test_moves_animate_unless_reduced_and_end_as_the_view_says(
     else:
         assert seen > 0  # the bots' tiles moved (and ours)
         page.wait_for_function(f"() => ({BOARD_ANIMATIONS})() === 0", timeout=10_000)
+        # The pointer left on the clicked piece may hover a piece's rule (a tooltip marks its anchor):
+        # that is the pointer's, not the view's, and it goes with the pointer.
+        page.mouse.move(1, 1)
+        page.wait_for_function("() => !document.querySelector('#board .tip-anchor')", timeout=10_000)
         # The board the motion left is exactly what a redraw of the same view draws.
         after = page.evaluate("() => document.querySelector('#board').innerHTML")
         again = page.evaluate(

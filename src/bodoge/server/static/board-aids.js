@@ -206,6 +206,8 @@ document.addEventListener("focusin", (e) => {
 
 function refocusAfterDraw() {
   requestAnimationFrame(() => {
+    // A rule shown for a piece the drawing replaced points at nothing now: it goes with its piece.
+    if (tipState.anchor && !tipState.anchor.isConnected) hideTip();
     const active = document.activeElement;
     if (active && active !== document.body) return;
     const usable = (node) => node && !node.disabled && node.checkVisibility();
