@@ -116,7 +116,10 @@ def test_hangovers_arrangement_is_offered_a_snack_at_a_time_and_its_last_part_se
             assert page.is_visible("#board-pending #board-takeback")
         if not any(part for _, _, part in shown):
             break  # each button is a whole move now: the last part
-        # Keys 1-9 choose the buttons shown: the first part by its key.
+        # Keys 1-9 choose the buttons shown: the first part by its key, pressed where a keyboard user
+        # is after a move (the focus settles on the first choice; a key typed into a text field, such
+        # as the choices' filter, is the field's).
+        page.locator(ACTIONS).first.focus()
         page.keyboard.press("1")
         parts += 1
         page.wait_for_function("(n) => (pending || '').split(' ').length === n + 1", arg=parts)
