@@ -32,6 +32,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
+from bodoge.core import tensors
 from bodoge.games.hangover.cards import DRINK_CODES, DRINK_INDEX, SUIT
 from bodoge.games.hangover.options import SECRET
 from bodoge.games.hangover.state import DECLARING, FLIPPING, TRICK, HangoverGame
@@ -148,20 +149,13 @@ class _Fixed:
         self.template = vals
 
 
-def _fixed(game: HangoverGame) -> _Fixed:
-    fixed: _Fixed | None = game.__dict__.get("_observation_fixed")
-    if fixed is None:
-        fixed = game.__dict__["_observation_fixed"] = _Fixed(game)
-    return fixed
-
-
 def encode_state(game: HangoverGame, state: Any, seat: int | None, out: np.ndarray) -> None:
     """`encode(game, state.view(seat), out)` without building the view: the same values, bit for bit,
     read from the state's fields (only those the view shows). `out` need not be zeroed. The tensor
     is built as a list (cheaper than writes into the array), then copied once."""
     import numpy as np
 
-    fixed = game.__dict__.get("_observation_fixed") or _fixed(game)
+    fixed: _Fixed = game.__dict__.get("_observation_fixed") or tensors.fixed(game, _Fixed)
     n, cols, d = fixed.n, fixed.cols, fixed.d
     card = fixed.card
     me = seat or 0

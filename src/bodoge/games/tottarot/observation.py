@@ -49,6 +49,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
+from bodoge.core import tensors
 from bodoge.games.tottarot.cards import ICONS
 from bodoge.games.tottarot.state import PH_PEEK, PH_SHARE, TottarotGame
 
@@ -249,20 +250,13 @@ class _Fixed:
         self.pending = [PENDING.index(c) if c in PENDING else -1 for c in game.icon_codes]
 
 
-def _fixed(game: TottarotGame) -> _Fixed:
-    fixed: _Fixed | None = game.__dict__.get("_observation_fixed")
-    if fixed is None:
-        fixed = game.__dict__["_observation_fixed"] = _Fixed(game)
-    return fixed
-
-
 def encode_state(game: TottarotGame, state: Any, seat: int | None, out: np.ndarray) -> None:
     """`encode(game, state.view(seat), out)` without building the view: the same values, bit for bit,
     read from the state's fields (only those the view shows). `out` need not be zeroed. The tensor
     is built as a list (cheaper than writes into the array), then copied once."""
     import numpy as np
 
-    fixed = game.__dict__.get("_observation_fixed") or _fixed(game)
+    fixed: _Fixed = game.__dict__.get("_observation_fixed") or tensors.fixed(game, _Fixed)
     n, k, w, turns = game.n, fixed.k, fixed.w, game.turns
     canon = fixed.canon
     me = seat or 0
