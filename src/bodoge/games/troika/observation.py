@@ -52,6 +52,7 @@ from bodoge.games.troika.cards import N_NUMBERS
 from bodoge.games.troika.scoring import (
     _segment_values,
     round_value,
+    runs,
     score_counts,
     to_score,
     zero_waste_with_fuel,
@@ -199,17 +200,7 @@ def score_and_fuel(counts: tuple[int, ...]) -> tuple[int, bool]:
         value = round_value(counts)
         assert value is not None
         return value, True
-    total = 0
-    i = 0
-    while i < N_NUMBERS:
-        if counts[i] == 0:
-            i += 1
-            continue
-        j = i
-        while j < N_NUMBERS and counts[j]:
-            j += 1
-        total += _segment_values(i, counts[i:j])[1]
-        i = j
+    total = sum(_segment_values(i, counts[i:j])[1] for i, j in runs(counts))
     return to_score(total), False
 
 

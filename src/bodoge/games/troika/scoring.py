@@ -197,13 +197,10 @@ def _segment_values(start: int, seg: Counts) -> tuple[int, int]:
     return with_fuel, max(with_fuel, states.get((0, 0, False), NEG))
 
 
-@lru_cache(maxsize=1 << 17)
-def round_value(counts: Counts) -> int | None:
-    """TR-6.1: the round score (without bonus) of a counts tuple, or None if left behind."""
-    if not any(k >= 3 for k in counts):
-        return None
-    total = 0
-    best_gain = NEG  # the best (with fuel − unconstrained) over the runs: one run must hold a fuel
+def runs(counts: Counts) -> list[tuple[int, int]]:
+    """The runs of consecutive numbers held: (start, end) index pairs, end exclusive. No set crosses a
+    gap, so a round is scored run by run."""
+    out = []
     i = 0
     while i < N_NUMBERS:
         if counts[i] == 0:
@@ -212,11 +209,23 @@ def round_value(counts: Counts) -> int | None:
         j = i
         while j < N_NUMBERS and counts[j]:
             j += 1
+        out.append((i, j))
+        i = j
+    return out
+
+
+@lru_cache(maxsize=1 << 17)
+def round_value(counts: Counts) -> int | None:
+    """TR-6.1: the round score (without bonus) of a counts tuple, or None if left behind."""
+    if not any(k >= 3 for k in counts):
+        return None
+    total = 0
+    best_gain = NEG  # the best (with fuel − unconstrained) over the runs: one run must hold a fuel
+    for i, j in runs(counts):
         with_fuel, free = _segment_values(i, counts[i:j])
         total += free
         if with_fuel > NEG and with_fuel - free > best_gain:
             best_gain = with_fuel - free
-        i = j
     return to_score(total + best_gain)
 
 
