@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
@@ -202,3 +203,17 @@ def test_the_api_answers_the_rules_of_each_game_and_language(server: ThreadServe
         assert http.get("/api/games/" + "x" * 5000 + "/rules").status_code == 404
         assert http.get(f"/api/games/{TOY}/rules").status_code == 404  # a game without rules for players
         assert http.get("/api/games/tokkuri/rules", params={"lang": "fr"}).status_code == 400
+        # The worst of inputs: a huge language, bytes that are no UTF-8, the same asked many times at once.
+        huge = http.get("/api/games/tokkuri/rules", params={"lang": "j" * 20_000})
+        assert huge.status_code == 400 and len(huge.content) < 1_000
+        for path in (
+            "/api/games/tokkuri/rules?lang=%ff%fe",
+            "/api/games/%ff%fe/rules",
+            "/api/games/toк/rules",
+        ):
+            assert http.get(path).status_code in (400, 404), path
+    with ThreadPoolExecutor(8) as pool, server.http() as http:
+        answers = list(
+            pool.map(lambda _: http.get("/api/games/hangover/rules", params={"lang": "ja"}), range(16))
+        )
+    assert {a.status_code for a in answers} == {200} and len({a.content for a in answers}) == 1
