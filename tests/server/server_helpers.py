@@ -117,6 +117,8 @@ def finished_hangover(db: str, table_id: str) -> str:
 
 def make_config(db: str, **overrides: object) -> ServerConfig:
     config = ServerConfig(db=db, bot_workers=1, bot_budget=10.0, bot_delay=0.0, preload=["server_toygame"])
+    # Every test's players come from 127.0.0.1: the per-address signup rate would refuse most of them.
+    config.limits.signup_rate = "10000/hour"
     for key, value in overrides.items():
         setattr(config, key, value)
     return config
@@ -191,7 +193,9 @@ class ProcessServer:
                 str(self.port),
                 "--db",
                 self.db,
-                "--bot-delay",
+                "--signup-rate",
+            "10000/hour",
+            "--bot-delay",
                 str(self.bot_delay),
                 "--bot-workers",
                 "1",

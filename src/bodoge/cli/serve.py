@@ -110,6 +110,14 @@ def serve(
             help="Game reviews one client address may start, e.g. 10/hour (the default); 429 beyond."
         ),
     ] = None,
+    signup_rate: Annotated[
+        str | None,
+        typer.Option(help="New players one client address may make, e.g. 10/hour (the default); 429 beyond."),
+    ] = None,
+    player_rate: Annotated[
+        str | None,
+        typer.Option(help="Requests one player's key may make, e.g. 120/minute (the default); 429 beyond."),
+    ] = None,
     review_queue: Annotated[
         int | None,
         typer.Option(help="Game reviews queued or running at this process at once (default 8); 503 beyond."),
@@ -164,6 +172,8 @@ def serve(
         "review_rate": review_rate,
         "review_queue": review_queue,
         "review_timeout": review_timeout,
+        "signup_rate": signup_rate,
+        "player_rate": player_rate,
     }
     try:
         limits = Limits(**{name: value for name, value in given.items() if value is not None})

@@ -39,6 +39,7 @@ from bodoge.server.guard import (
     Limits,
     SecurityHeaders,
     TooMany,
+    client_address,
     json_body,
     json_media,
     origin_allowed,
@@ -48,6 +49,8 @@ from bodoge.server.guard import (
 from bodoge.server.hints import creation_refusal, hint_for, hints_refusal
 from bodoge.server.lessons import router as lessons_router
 from bodoge.server.metrics import Metrics, MetricsListener, ServerErrors
+from bodoge.server.players import Players
+from bodoge.server.players import router as players_router
 from bodoge.server.replays import replay_answer
 from bodoge.server.reviews import ReviewRefused, Reviews, answer_text
 from bodoge.server.storage import Storage
@@ -133,12 +136,6 @@ class HintIn(BaseModel):
     model_config = ConfigDict(strict=True, extra="forbid")
 
     token: str = Field(max_length=200)
-
-
-def client_address(request: Request | WebSocket) -> str:
-    """Whom the per-address limits count: the peer's IP address (behind a proxy, the address
-    the proxy reports when `bodoge serve --forwarded-allow-ips` trusts it)."""
-    return request.client.host if request.client is not None else "unknown"
 
 
 def component_tips(texts: Any) -> dict[str, dict[str, str]]:
@@ -231,6 +228,7 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
             cluster=cluster,
         )
         app.state.manager = manager
+        app.state.players = await asyncio.to_thread(Players, storage.engine)
         reviews = app.state.reviews = Reviews(manager, config.limits, guard, config.review_deals)
         metrics.start(manager)
         await manager.start()
@@ -247,7 +245,7 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
     app = FastAPI(title="bodoge", lifespan=lifespan, docs_url="/api/docs", redoc_url=None)
     quiet_bad_frames()
     app.state.config = config
-    guard = AddressLimits(config.limits)
+    guard = app.state.guard = AddressLimits(config.limits)
     metrics = app.state.metrics = Metrics(guard)
     # Each middleware added wraps the ones before it: the security headers go on every answer, a 413
     # too; AbortHandle sees the server's own `send`, and MetricsListener, outermost, answers the
@@ -274,6 +272,7 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
 
     add_web_client(app)  # the pages (one shell, rendered here once) and /static (server/webclient.py)
     app.include_router(lessons_router())  # learning to play (server/lessons.py, docs/learn.md)
+    app.include_router(players_router)  # players without sign-up (server/players.py)
 
     @app.get("/api/health")
     async def health(request: Request) -> dict[str, Any]:

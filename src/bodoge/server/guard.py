@@ -31,7 +31,7 @@ from urllib.parse import urlsplit
 import limits
 import limits.storage
 import limits.strategies
-from fastapi import HTTPException, Request
+from fastapi import HTTPException, Request, WebSocket
 from fastapi.exceptions import RequestValidationError
 from pydantic import BaseModel, ValidationError
 
@@ -68,9 +68,11 @@ class Limits:
     review_rate: str = "10/hour"  # game reviews one client address may start (server/reviews.py)
     review_queue: int = 8  # reviews queued or running at one process at once (503 beyond)
     review_timeout: float = 180.0  # seconds one review may run before it is stopped as failed
+    signup_rate: str = "10/hour"  # players made from one client address (server/players.py)
+    player_rate: str = "120/minute"  # requests one player's key may make (beside its address's limits)
 
     def __post_init__(self) -> None:
-        for name in ("create_rate", "message_rate", "chat_rate", "review_rate"):
+        for name in ("create_rate", "message_rate", "chat_rate", "review_rate", "signup_rate", "player_rate"):
             try:
                 amount = limits.parse(getattr(self, name)).amount
             except (ValueError, TypeError):
@@ -446,6 +448,12 @@ class SweptMemoryStorage(limits.storage.MemoryStorage):
 SWEEP_INTERVAL = 1.0  # seconds between two sweeps of the limits' expired entries
 
 
+def client_address(request: Request | WebSocket) -> str:
+    """Whom the per-address limits count: the peer's IP address (behind a proxy, the address
+    the proxy reports when `bodoge serve --forwarded-allow-ips` trusts it)."""
+    return request.client.host if request.client is not None else "unknown"
+
+
 class AddressLimits:
     """Per client address: creations in a moving window, open websockets; and per connection, the
     rate of its messages. In memory: a restart forgets them (nothing of a game depends on them).
@@ -459,29 +467,59 @@ class AddressLimits:
         self._message = limits.parse(config.message_rate)
         self._chat = limits.parse(config.chat_rate)
         self._review = limits.parse(config.review_rate)
+        self._signup = limits.parse(config.signup_rate)
+        self._player = limits.parse(config.player_rate)
         self.sockets: Counter[str] = Counter()
         self.refused: Counter[str] = Counter()
 
+    def _hit(self, item: limits.RateLimitItem, kind: str, who: str, flag: str, refusal: str) -> None:
+        """Count one `kind` by `who`; TooMany saying `refusal` (and when to try again) past the rate."""
+        if not self._limiter.hit(item, kind, who):
+            self.refused[flag] += 1
+            reset = self._limiter.get_window_stats(item, kind, who).reset_time
+            raise TooMany(refusal, max(1, math.ceil(reset - time.time())))
+
     def hit_create(self, address: str) -> None:
         """Count one table creation from `address`; TooMany past the rate."""
-        if not self._limiter.hit(self._create, "create", address):
-            self.refused["create_rate"] += 1
-            reset = self._limiter.get_window_stats(self._create, "create", address).reset_time
-            raise TooMany(
-                f"at most {self.config.create_rate} new tables from one address; try again later",
-                max(1, math.ceil(reset - time.time())),
-            )
+        self._hit(
+            self._create,
+            "create",
+            address,
+            "create_rate",
+            f"at most {self.config.create_rate} new tables from one address; try again later",
+        )
 
     def hit_review(self, address: str) -> None:
         """Count one game review started from `address`; TooMany past the rate."""
-        if not self._limiter.hit(self._review, "review", address):
-            self.refused["review_rate"] += 1
-            reset = self._limiter.get_window_stats(self._review, "review", address).reset_time
-            raise TooMany(
-                f"at most {self.config.review_rate} game reviews started from one address; "
-                "try again later (a review someone has asked for already is free to read)",
-                max(1, math.ceil(reset - time.time())),
-            )
+        self._hit(
+            self._review,
+            "review",
+            address,
+            "review_rate",
+            f"at most {self.config.review_rate} game reviews started from one address; "
+            "try again later (a review someone has asked for already is free to read)",
+        )
+
+    def hit_signup(self, address: str) -> None:
+        """Count one new player from `address`; TooMany past the rate."""
+        self._hit(
+            self._signup,
+            "signup",
+            address,
+            "signup_rate",
+            f"at most {self.config.signup_rate} new players from one address; try again later",
+        )
+
+    def hit_player(self, player_id: str) -> None:
+        """Count one request made with a player's key, wherever it comes from; TooMany past the rate
+        (a player who spreads their requests over many addresses is still one player)."""
+        self._hit(
+            self._player,
+            "player",
+            player_id,
+            "player_rate",
+            f"at most {self.config.player_rate} requests from one player; try again later",
+        )
 
     def check_open_tables(self, open_now: int) -> None:
         """TooMany if an address that has `open_now` tables in play may make no more."""

@@ -16,6 +16,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import functools
+import importlib
 import json
 import logging
 import queue
@@ -56,6 +57,9 @@ from bodoge.server.guard import check_value
 log = logging.getLogger("bodoge.server")
 
 metadata = MetaData()
+# The modules that keep tables of their own (players, open tables, ratings, ...) beside the tables
+# and their logs here: imported when a Storage is made, so that every table exists.
+SCHEMA_MODULES = ("bodoge.server.players",)
 
 tables_table = Table(
     "bodoge_tables",
@@ -309,6 +313,8 @@ class Storage:
             event.listen(self.engine, "connect", _sqlite_pragmas)
         else:
             self.engine = create_engine(self.url, pool_pre_ping=True, pool_size=5, max_overflow=5)
+        for module in SCHEMA_MODULES:  # their tables join `metadata` before create_all makes them
+            importlib.import_module(module)
         with self.engine.begin() as conn:
             if not self.is_sqlite:
                 # Processes started together on an empty database would race to make the same

@@ -349,10 +349,12 @@ class TableManager:
         creator: str = "",
         settings: dict[str, Any] | None = None,
         token_hashes: list[str | None] | None = None,
+        table_id: str | None = None,
     ) -> tuple[TableRuntime, list[str | None]]:
         """A new table; BodogeError/ValueError for a bad game, options, seats or stand-in, TableBusy
         if setting it up takes too long. Returns its tokens (a rematch passes the seats' hashes of
-        the tokens they had: the same link opens a person's new seat)."""
+        the tokens they had: the same link opens a person's new seat). `table_id`: the id to give it,
+        where the caller derived its seats' keys from the id (server/players.py, `seat_key`)."""
         settings = dict(settings or {})
         standin = settings.get("standin")
         if standin is not None:
@@ -372,7 +374,7 @@ class TableManager:
             )
             now = time.time()
             row = TableRow(
-                id=secrets.token_urlsafe(9),
+                id=table_id or new_table_id(),
                 game=game.name,
                 rules_version=game.rules_version,
                 players=game.num_players,
@@ -517,6 +519,10 @@ class TableManager:
 REPLICA_IDLE = 60.0
 
 
+def new_table_id() -> str:
+    return secrets.token_urlsafe(9)
+
+
 def _replay_problem(row: TableRow) -> str | None:
     """Why this server cannot replay the table's game (a game or rules version it lacks), or None.
     A table of an older rules version that its game still replays is rebuilt by that version."""
@@ -550,7 +556,13 @@ def _set_up(
         if name and not default_bot and given.setdefault(name_key(name), i) != i:
             raise ValueError(f"seat {i}: {name!r} is the name of seat {given[name_key(name)]} already")
         if kind == "human":
-            clean.append({"kind": "human", "name": name or f"P{i}"})
+            person: dict[str, Any] = {"kind": "human", "name": name or f"P{i}"}
+            player = seat.get("player")
+            if player is not None:  # an identified player's seat (server/players.py)
+                if not isinstance(player, str) or not 0 < len(player) <= 16:
+                    raise ValueError(f"seat {i}: a player is a player's id")
+                person["player"] = player
+            clean.append(person)
             tokens.append(new_token())
         elif kind == "bot":
             spec = seat.get("spec") or "random"

@@ -54,7 +54,7 @@ class Page:
 # move of several parts, the components' rules, the focus through a redraw).
 BOARD = ("common.js", "boards/common.js", "board-aids.js")
 PAGES: dict[str, Page] = {
-    "lobby": Page("bodoge", ("app.css", "learn.css"), ("common.js", "lobby.js")),
+    "lobby": Page("bodoge", ("app.css", "learn.css"), ("common.js", "identity.js", "lobby.js")),
     "table": Page(
         "bodoge table",
         ("app.css", "art.css", "learn.css"),
