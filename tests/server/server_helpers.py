@@ -5,6 +5,7 @@ Everything runs on 127.0.0.1 only, and every wait is bounded.
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import json
 import os
@@ -194,8 +195,8 @@ class ProcessServer:
                 "--db",
                 self.db,
                 "--signup-rate",
-            "10000/hour",
-            "--bot-delay",
+                "10000/hour",
+                "--bot-delay",
                 str(self.bot_delay),
                 "--bot-workers",
                 "1",
@@ -374,3 +375,29 @@ def play_together(conns: list[Player], rng: random.Random, timeout: float = 120)
                 conn.send({"type": "action", "action": rng.choice(legal)["id"], "seq": seq})
                 break
         seq += 1
+
+
+def on_server(server: ThreadServer, coro: Any, timeout: float = 60) -> Any:
+    """Run a coroutine on a ThreadServer's event loop (where its TableManager lives) and wait for it."""
+    manager = server.server.config.app.state.manager
+    return asyncio.run_coroutine_threadsafe(coro, manager.loop).result(timeout)
+
+
+def identified_table(
+    server: ThreadServer, game: str, seats: list[dict[str, Any]], **options: Any
+) -> tuple[str, list[str | None]]:
+    """A table whose human seats belong to players (`{"kind": "human", "name": ..., "player": id}`), as
+    open tables make them: its id and each seat's key (None for a bot), derived as server/players.py
+    derives them."""
+    from bodoge.server.table.connection import hash_token
+    from bodoge.server.tables import new_table_id
+
+    app = server.server.config.app
+    table_id = new_table_id()
+    keys = [app.state.players.seat_key(s["player"], table_id) if s.get("player") else None for s in seats]
+    hashes = [None if k is None else hash_token(k) for k in keys]
+    on_server(
+        server,
+        app.state.manager.create(game, len(seats), options, seats, "test", {}, hashes, table_id=table_id),
+    )
+    return table_id, keys

@@ -63,6 +63,7 @@ app.command()(profiles.profiles)
 app.command()(tune.tune)
 app.command()(review.review)
 app.command()(serve.serve)
+app.command()(serve.reports)
 app.command()(train.train)
 
 

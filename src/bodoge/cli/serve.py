@@ -209,3 +209,46 @@ def check_listen(host: str, port: int, host_flag: str = "--host", port_flag: str
     reason = listen_problem(host, port)
     if reason is not None:
         fail(f"cannot listen on {host_flag} {host!r} {port_flag} {port}: {reason}")
+
+
+def reports(
+    db: Annotated[
+        str, typer.Option(help="The server's database URL (as given to bodoge serve --db).")
+    ] = "sqlite:///bodoge.db",
+    days: Annotated[
+        float, typer.Option(min=0.0, max=3650.0, help="Reports made in the last DAYS days (0 to 3650).")
+    ] = 7.0,
+    limit: Annotated[int, typer.Option(min=1, max=10000, help="At most this many, newest first.")] = 100,
+) -> None:
+    """The chat lines players reported (server/safety.py), newest first: for the server's operator."""
+    import time
+
+    try:
+        from bodoge.server.safety import Safety
+        from bodoge.server.storage import Storage, check_database, database_url
+    except ImportError as exc:
+        fail(f"reading reports needs the server extra: pip install 'bodoge[server]' ({exc})")
+    try:
+        url, shown = database_url(db)
+        check_database(url, shown)
+    except BodogeError as exc:
+        fail(f"--db {exc}")
+    storage = Storage(db)
+    try:
+        found = Safety(storage.engine).reports(since=time.time() - days * 86400, limit=limit)
+    finally:
+        storage.close()
+    if not found:
+        console.print(f"no reports in the last {days:g} days")
+        return
+    for row in found:
+        when = time.strftime("%Y-%m-%d %H:%M", time.gmtime(row["at"]))
+        said_by = row["name"] + (f" ({row['player']})" if row["player"] else "")
+        # What players wrote is shown as text: no markup of theirs, no control characters.
+        lines = (
+            f"#{row['id']}  {when} UTC  table {row['table_id']}, line {row['line']}",
+            f"  {said_by}: {row['text']}",
+            f"  reason: {row['reason'] or '(none given)'}; reported by {row['reporter']}",
+        )
+        for line in lines:
+            console.print(printable(line), markup=False, highlight=False, soft_wrap=True)

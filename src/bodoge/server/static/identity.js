@@ -249,11 +249,10 @@ const bodogeIdentity = (() => {
     if (showLink) panel.append(linkBox());
   }
 
+  // The panel goes where a page has room for it (`<div id="identity" class="identity">`); a page
+  // without that slot (the table) still knows its player, for its requests.
   function mount() {
-    const header = document.querySelector("header.top");
-    if (!header) return;
-    panel = document.getElementById("identity") || el("div", { id: "identity", class: "identity" });
-    if (!panel.parentNode) header.append(panel);
+    panel = document.getElementById("identity");
     draw();
   }
 

@@ -224,9 +224,14 @@ function chatVisible() {
 function renderChat() {
   const box = clear(document.getElementById("chat-lines"));
   if (!chatLines.length) box.append(el("li", { class: "muted" }, t("chatEmpty")));
+  // Lines of people this player muted are left out (table-safety.js); the footer says how many.
+  const safety = typeof chatSafety === "undefined" ? null : chatSafety;
   for (const line of chatLines) {
-    box.append(el("li", { class: line.seat === seat ? "own" : "" }, el("strong", {}, `${line.name}: `), line.text));
+    if (safety && safety.hidden(line)) continue;
+    const actions = safety ? safety.actions(line) : null;
+    box.append(el("li", { class: line.seat === seat ? "own" : "" }, el("strong", {}, `${line.name}: `), line.text, actions));
   }
+  if (safety) box.append(...safety.footer(chatLines));
   box.scrollTop = box.scrollHeight;
   document.getElementById("chat-form").hidden = seat == null;
   renderUnread();

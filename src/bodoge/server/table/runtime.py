@@ -348,8 +348,10 @@ class TableRuntime:
             result = None
             if nxt.is_terminal:
                 result = {"scores": nxt.scores(), "winners": nxt.winners()}
+            # A bot's move at a person's seat is their stand-in's: the log says so (ratings.py).
+            standin = self.bots.spec(seat) if bot and self.row.seats[seat].get("kind") == "human" else None
             try:
-                await self.manager.writer.append(Append(self.id, self.seq, seat, action, result))
+                await self.manager.writer.append(Append(self.id, self.seq, seat, action, result, standin))
             except Exception as exc:
                 log.error("table %s: could not log action %s: %s", self.id, self.seq, exc)
                 if self.manager.cluster.shared:
@@ -373,6 +375,7 @@ class TableRuntime:
             if result is not None or self.clock.setting is not None:
                 self.broadcast_table()  # the end, or the clock's new turn
             if result is not None:
+                self.manager.game_over(self.id)  # committed: what follows an end runs (ratings.py)
                 self.maybe_unload()
         self.bots.schedule()
 
@@ -502,6 +505,7 @@ def table_summary(
                 "kind": info.get("kind"),
                 "name": info.get("name"),
                 "spec": info.get("spec"),
+                "player": info.get("player"),  # an identified player's id (server/players.py), or None
                 "connected": seat in present,
                 "away": False,  # a stand-in plays for the person (only a loaded table knows)
             }
