@@ -401,3 +401,20 @@ def identified_table(
         app.state.manager.create(game, len(seats), options, seats, "test", {}, hashes, table_id=table_id),
     )
     return table_id, keys
+
+
+def play_both_seats(a: Player, b: Player) -> dict[str, Any]:
+    """Two seats play random legal moves to the end; the last view message."""
+    rng = random.Random(5)
+    seq = 0
+    while True:
+        views = [p.view_at_least(seq) for p in (a, b)]
+        seq = max(v["seq"] for v in views)
+        views = [p.view_at_least(seq) for p in (a, b)]
+        if views[0]["view"]["is_terminal"]:
+            return views[0]
+        for p, message in zip((a, b), views, strict=True):
+            legal = message["view"].get("legal_actions")
+            if legal:
+                p.send({"type": "action", "action": rng.choice(legal)["id"], "seq": seq})
+        seq += 1

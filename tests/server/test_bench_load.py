@@ -67,3 +67,18 @@ def test_the_ceiling_steps_and_figures() -> None:
         describe({"deck": [{"copies": 2}, {"copies": 3}], "hand_size": 5})
         == "deck 2 types/5 cards, hand_size 5"
     )
+
+
+def test_the_quick_match_load_at_its_smallest(capsys: pytest.CaptureFixture[str]) -> None:
+    """bench/load_match.py with 4 players: two tables made by quick match, both games played to the
+    end, the figures printed."""
+    import load_match
+
+    assert load_match.main(["--players", "4", "--ramp", "0.5", "--client-processes", "1"]) == 0
+    out = capsys.readouterr().out
+    assert "tables: 2 made, 0 without exactly their players" in out
+    assert "games finished (by a player): 4 of 4" in out
+    assert "join → seated, the player who filled the table: p50" in out and "result: ok" in out
+    for argv in (["--players", "3"], ["--players", "1"], ["--games", "0"], ["--wait", "30"]):
+        with pytest.raises(SystemExit):
+            load_match.parse_args(argv)

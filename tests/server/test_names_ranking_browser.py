@@ -248,7 +248,7 @@ def test_the_clock_help_says_the_servers_grace(
 ) -> None:
     page, errors = open_page(browser, live.url + "/", PHONE, lang)
     page.wait_for_selector("#game option", state="attached")
-    help_box = page.locator("#new-table fieldset:nth-of-type(2) p")
+    help_box = page.locator("#clock-help")
     deadline = time.monotonic() + 20
     while not (help_text := help_box.inner_text()):  # (wait_for_function evaluates text: the CSP refuses it)
         assert time.monotonic() < deadline, "the clock help never came"

@@ -11,7 +11,7 @@ from urllib.parse import quote
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from server_helpers import Player, ThreadServer, identified_table, make_config
+from server_helpers import Player, ThreadServer, identified_table, make_config, play_both_seats
 from typer.testing import CliRunner
 
 from bodoge.cli import app as cli
@@ -171,3 +171,58 @@ def test_the_player_rate_covers_the_safety_requests(tmp_path: Any) -> None:
         key = http.post("/api/players", json={"name": "Quick"}).json()["key"]
         codes = [http.get("/api/me/mutes", headers=bearer(key)).status_code for _ in range(3)]
         assert codes == [200, 200, 429]
+
+
+def test_a_players_seat_keeps_the_players_name(live: ThreadServer, chat_table: dict[str, Any]) -> None:
+    """Nobody at a table passes for a player they are not: a player's seat is not renamed, neither by
+    the name a browser sends in its hello nor by a `name` message."""
+    table, keys = chat_table["table"], chat_table["keys"]
+    with Player(live.ws_url, table, keys[0], name="Mallory") as ann:
+        ann.send({"type": "name", "name": "Bob2"})
+        refused = ann.recv_until("error")
+        assert refused["code"] == "bad_name" and "player" in refused["message"]
+    with live.http() as http:
+        seats = http.get(f"/api/tables/{table}").json()["seats"]
+    assert [s["name"] for s in seats[:2]] == ["Ann", "Bob"]
+
+
+def test_keys_open_only_their_own_seat_at_their_own_table(
+    live: ThreadServer, chat_table: dict[str, Any]
+) -> None:
+    """Forged and replayed keys: a seat key taken to another table, a player's own key, or another
+    player's seat key at this table's other seat open nothing but a spectator's view."""
+    (ann, ann_key) = chat_table["ann"]
+    (bob, _) = chat_table["bob"]
+    seats = [
+        {"kind": "human", "name": "Ann", "player": ann},
+        {"kind": "human", "name": "Bob", "player": bob},
+        {"kind": "bot", "spec": "random"},
+    ]
+    other_table, other_keys = identified_table(live, "troika", seats)
+    for token in (chat_table["keys"][0], ann_key, other_keys[0][:-1] + "A", "x" * 200):
+        with Player(live.ws_url, other_table, token) as someone:
+            welcome = someone.recv_until("welcome")
+            assert welcome["seat"] is None and welcome["role"] == "spectator", token
+    with Player(live.ws_url, other_table, other_keys[0]) as real:
+        assert real.recv_until("welcome")["seat"] == 0
+
+
+def test_play_again_keeps_the_players_and_gives_them_their_new_seat_keys(live: ThreadServer) -> None:
+    """A rematch of players' seats is theirs too (rated, on their tables page): each new seat is its
+    player's, opened by the seat key derived for the new table, which the offer's link carries."""
+    ann, _ = signup(live, "Rae")
+    bob, _ = signup(live, "Sol")
+    seats = [{"kind": "human", "name": "Rae", "player": ann}, {"kind": "human", "name": "Sol", "player": bob}]
+    table_id, keys = identified_table(live, "highcard", seats)
+    players = live.server.config.app.state.players
+    with Player(live.ws_url, table_id, keys[0]) as p0, Player(live.ws_url, table_id, keys[1]) as p1:
+        assert play_both_seats(p0, p1)["view"]["is_terminal"]
+        p0.send({"type": "rematch"})
+        offer = p0.recv_until("rematch")
+    new_id = offer["table"]
+    assert offer["join_url"] == f"/t/{new_id}#token={players.seat_key(ann, new_id)}"
+    with live.http() as http:
+        again = http.get(f"/api/tables/{new_id}").json()["seats"]
+    assert [s["player"] for s in again] == [bob, ann]  # every seat moved on by one
+    with Player(live.ws_url, new_id, players.seat_key(bob, new_id)) as sol:
+        assert sol.recv_until("welcome")["seat"] == 0

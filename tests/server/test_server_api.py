@@ -272,6 +272,7 @@ def test_lobby_lists_open_and_recent_tables(server: ThreadServer) -> None:
         "kind": "bot",
         "name": "random",
         "spec": "random",
+        "player": None,  # a player's id only at a player's seat (server/players.py)
         "connected": False,
         "away": False,
     }

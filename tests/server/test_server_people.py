@@ -18,7 +18,7 @@ import httpx
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from server_helpers import Player, ThreadServer, make_config, states_along
+from server_helpers import Player, ThreadServer, make_config, play_both_seats, states_along
 from websockets.exceptions import ConnectionClosed
 
 from bodoge.server.guard import Limits
@@ -462,22 +462,6 @@ def test_play_again_seats_everyone_at_a_new_table_moved_on_by_one(tmp_path: Path
             assert offer["table"] == new_id and offer["seat"] == 0
             late.send({"type": "rematch"})
             assert late.recv_until("rematch")["table"] == new_id
-
-
-def play_both_seats(a: Player, b: Player) -> dict[str, Any]:
-    rng = random.Random(5)
-    seq = 0
-    while True:
-        views = [p.view_at_least(seq) for p in (a, b)]
-        seq = max(v["seq"] for v in views)
-        views = [p.view_at_least(seq) for p in (a, b)]
-        if views[0]["view"]["is_terminal"]:
-            return views[0]
-        for p, message in zip((a, b), views, strict=True):
-            legal = message["view"].get("legal_actions")
-            if legal:
-                p.send({"type": "action", "action": rng.choice(legal)["id"], "seq": seq})
-        seq += 1
 
 
 # -- smaller messages ------------------------------------------------------------------------------

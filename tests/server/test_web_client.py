@@ -25,6 +25,9 @@ ROUTES = {
     "replay": "/r/abc",
     "learn": "/learn/troika",
     "rules": "/rules/troika",
+    "profile": "/p/abc",
+    "leaderboard": "/leaderboard",
+    "me": "/me",
 }
 LINKED = re.compile(r'(?:href|src)="(/static/[^"?]+)\?v=([0-9a-f]+)"')
 

@@ -18,7 +18,7 @@ from typing import Annotated, Any, Literal
 from fastapi import FastAPI, HTTPException, Request, WebSocket, WebSocketDisconnect
 from fastapi.middleware.gzip import GZipMiddleware
 from fastapi.responses import JSONResponse, Response
-from pydantic import BaseModel, BeforeValidator, ConfigDict, Field
+from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, model_validator
 from starlette.websockets import WebSocketState
 
 from bodoge import agents
@@ -48,13 +48,21 @@ from bodoge.server.guard import (
 )
 from bodoge.server.hints import creation_refusal, hint_for, hints_refusal
 from bodoge.server.lessons import router as lessons_router
+from bodoge.server.longplay import router as longplay_router
 from bodoge.server.metrics import Metrics, MetricsListener, ServerErrors
 from bodoge.server.players import Players
 from bodoge.server.players import router as players_router
+from bodoge.server.ratings import router as ratings_router
+from bodoge.server.ratings import start as start_ratings
 from bodoge.server.replays import replay_answer
 from bodoge.server.reviews import ReviewRefused, Reviews, answer_text
+from bodoge.server.safety import Safety
+from bodoge.server.safety import router as safety_router
+from bodoge.server.seating import Seatings
+from bodoge.server.seating import router as seating_router
 from bodoge.server.storage import Storage
 from bodoge.server.table.chat import CHAT_SHOWN
+from bodoge.server.table.clock import LONG_RESERVE, LONG_TURN
 from bodoge.server.table.connection import ActionError, Connection, dumps
 from bodoge.server.table.plain import chat_line
 from bodoge.server.table.runtime import TableRuntime
@@ -111,14 +119,35 @@ def _whole_seconds(value: Any) -> Any:
 Seconds = Annotated[int, BeforeValidator(_whole_seconds)]
 
 
+SITTING_TURN, SITTING_RESERVE = 3600, 86400  # the most a clock for one sitting gives
+
+
 class ClockIn(BaseModel):
     """A turn clock: seconds for each decision, and a reserve that the decisions' overtime comes
-    out of; when both are spent, a stand-in bot plays for the person until they are back."""
+    out of; when both are spent, a stand-in bot plays for the person until they are back. `long`: a
+    game over days (hours or days a move, server/longplay.py): its clock runs whether anyone is
+    connected or not, and the stand-in makes only the move whose time ran out."""
 
     model_config = ConfigDict(strict=True, extra="forbid")
 
-    turn_seconds: Seconds = Field(ge=1, le=3600)
-    reserve_seconds: Seconds = Field(default=0, ge=0, le=86400)
+    turn_seconds: Seconds = Field(ge=1, le=LONG_TURN[1])
+    reserve_seconds: Seconds = Field(default=0, ge=0, le=LONG_RESERVE)
+    long: bool = False
+
+    @model_validator(mode="after")
+    def _sitting_or_days(self) -> ClockIn:
+        if self.long and self.turn_seconds < LONG_TURN[0]:
+            raise ValueError(
+                f'a clock over days ("long": true) gives {LONG_TURN[0]} to {LONG_TURN[1]} seconds '
+                f"(an hour to a week) a move, not {self.turn_seconds}"
+            )
+        if not self.long and (self.turn_seconds > SITTING_TURN or self.reserve_seconds > SITTING_RESERVE):
+            raise ValueError(
+                f"a clock for one sitting gives at most {SITTING_TURN} seconds a move and a reserve of "
+                f'{SITTING_RESERVE}; for hours or days a move, say "long": true (up to {LONG_TURN[1]} '
+                f"seconds a move and {LONG_RESERVE} of reserve)"
+            )
+        return self
 
 
 class CreateTableIn(BaseModel):
@@ -229,15 +258,22 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
         )
         app.state.manager = manager
         app.state.players = await asyncio.to_thread(Players, storage.engine)
+        manager.seat_key = app.state.players.seat_key  # a rematch's seats of players (tables.py)
+        app.state.safety = Safety(storage.engine)
         reviews = app.state.reviews = Reviews(manager, config.limits, guard, config.review_deals)
         metrics.start(manager)
+        await start_ratings(app)  # finished games rate their people (server/ratings.py)
         await manager.start()
         await reviews.start()
+        # Open tables: their background task starts those whose wait is over (server/seating.py).
+        seatings = app.state.seatings = Seatings(manager, app.state.players)
+        seatings.start()
         sweeper = asyncio.create_task(_sweep_limits(guard))
         try:
             yield
         finally:
             sweeper.cancel()
+            await seatings.close()
             await reviews.close()
             await manager.close()
             metrics.stop()
@@ -272,7 +308,11 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
 
     add_web_client(app)  # the pages (one shell, rendered here once) and /static (server/webclient.py)
     app.include_router(lessons_router())  # learning to play (server/lessons.py, docs/learn.md)
+    app.include_router(longplay_router)  # a player's tables, games over days (server/longplay.py)
+    app.include_router(ratings_router)  # ratings, profiles, leaderboards (server/ratings.py)
+    app.include_router(seating_router)  # open tables and quick match (server/seating.py)
     app.include_router(players_router)  # players without sign-up (server/players.py)
+    app.include_router(safety_router)  # muting and reporting (server/safety.py)
 
     @app.get("/api/health")
     async def health(request: Request) -> dict[str, Any]:
@@ -579,7 +619,8 @@ async def play_socket(
     conn = Connection(seat, token=token if seat is not None else None)
     if token and seat is None:
         conn.push("error", _error("bad_token", "that token opens no seat here; you are a spectator"))
-    if seat is not None and hello.get("name") is not None:
+    # A player's seat carries the player's name: the name a browser keeps for link seats is not sent to it.
+    if seat is not None and hello.get("name") is not None and not runtime.row.seats[seat].get("player"):
         try:
             await runtime.rename(seat, hello["name"])
         except ActionError as exc:

@@ -59,7 +59,13 @@ log = logging.getLogger("bodoge.server")
 metadata = MetaData()
 # The modules that keep tables of their own (players, open tables, ratings, ...) beside the tables
 # and their logs here: imported when a Storage is made, so that every table exists.
-SCHEMA_MODULES = ("bodoge.server.players",)
+SCHEMA_MODULES = (
+    "bodoge.server.players",
+    "bodoge.server.safety",
+    "bodoge.server.ratings",
+    "bodoge.server.seating",
+    "bodoge.server.longplay",
+)
 
 tables_table = Table(
     "bodoge_tables",
@@ -81,6 +87,10 @@ tables_table = Table(
     # "reserve_seconds"} or null, "standin": agent spec, "rematch_of", "next_table"}. Added after
     # the first release: Storage adds the column to an older database.
     Column("settings", Text, nullable=True),
+    # JSON: the seats whose decision it is now ([] once over), written with every action (a player's
+    # list of tables reads it without rebuilding games: server/longplay.py); NULL: not known. Added
+    # later, as `settings` was.
+    Column("to_move", Text, nullable=True),
 )
 
 actions_table = Table(
@@ -91,6 +101,9 @@ actions_table = Table(
     Column("seat", Integer, nullable=False),
     Column("action", Integer, nullable=False),
     Column("at", Float, nullable=False),
+    # The stand-in bot's spec when one made this move for an away person (server/ratings.py does not
+    # count it to them); NULL for the seat's own move. Added later: Storage adds it to an older database.
+    Column("standin", String(200), nullable=True),
 )
 
 chat_table = Table(
@@ -160,6 +173,7 @@ class TableRow:
     created_at: float = 0.0
     updated_at: float = 0.0
     settings: dict[str, Any] = field(default_factory=dict)
+    to_move: list[int] | None = None  # the seats whose decision it is (None: not known)
 
     def to_db(self) -> dict[str, Any]:
         return {
@@ -177,6 +191,7 @@ class TableRow:
             "created_at": self.created_at,
             "updated_at": self.updated_at,
             "settings": json.dumps(self.settings),
+            "to_move": None if self.to_move is None else json.dumps(self.to_move),
         }
 
     @classmethod
@@ -203,6 +218,7 @@ class TableRow:
             created_at=m["created_at"],
             updated_at=m["updated_at"],
             settings=settings,
+            to_move=None if m.get("to_move") is None else json.loads(m["to_move"]),
         )
 
 
@@ -244,6 +260,9 @@ class Append:
     seat: int
     action: int
     result: dict[str, Any] | None = None
+    standin: str | None = None  # the stand-in that made the move for an away person
+    at: float | None = None  # when it was taken (None: when it is committed)
+    to_move: list[int] | None = None  # the seats whose decision follows it (None: not known)
 
 
 SCHEMA_LOCK = 0x626F646F6765  # "bodoge": the advisory lock held while making the tables
@@ -336,6 +355,10 @@ class Storage:
         have = {c["name"] for c in inspect(conn).get_columns("bodoge_tables")}
         if "settings" not in have:
             conn.execute(text("ALTER TABLE bodoge_tables ADD COLUMN settings TEXT"))
+        if "to_move" not in have:
+            conn.execute(text("ALTER TABLE bodoge_tables ADD COLUMN to_move TEXT"))
+        if "standin" not in {c["name"] for c in inspect(conn).get_columns("bodoge_actions")}:
+            conn.execute(text("ALTER TABLE bodoge_actions ADD COLUMN standin VARCHAR(200)"))
 
     def close(self) -> None:
         self.engine.dispose()
@@ -362,11 +385,22 @@ class Storage:
         with self.engine.begin() as conn:
             conn.exec_driver_sql(
                 _log_sql(self._mark, len(batch)),
-                tuple(x for a in batch for x in (a.table_id, a.seq, a.seat, a.action, now)),
+                tuple(
+                    x for a in batch for x in (a.table_id, a.seq, a.seat, a.action, a.at or now, a.standin)
+                ),
             )
             conn.exec_driver_sql(
                 _moves_sql(self._mark, len(last)),
-                tuple(x for a in last.values() for x in (a.table_id, a.seq + 1, now)),
+                tuple(
+                    x
+                    for a in last.values()
+                    for x in (
+                        a.table_id,
+                        a.seq + 1,
+                        a.at or now,
+                        None if a.to_move is None else json.dumps(a.to_move),
+                    )
+                ),
             )
             for a in last.values():
                 if a.result is not None:
@@ -559,19 +593,21 @@ class Storage:
 
 @functools.lru_cache(maxsize=64)
 def _log_sql(mark: str, rows: int) -> str:
-    """One INSERT of `rows` actions (table_id, seq, seat, action, at), in the driver's placeholders."""
-    row = "(" + ", ".join([mark] * 5) + ")"
-    return "INSERT INTO bodoge_actions (table_id, seq, seat, action, at) VALUES " + ", ".join([row] * rows)
+    """One INSERT of `rows` actions (table_id, seq, seat, action, at, standin), in the driver's
+    placeholders."""
+    row = "(" + ", ".join([mark] * 6) + ")"
+    columns = "(table_id, seq, seat, action, at, standin)"
+    return f"INSERT INTO bodoge_actions {columns} VALUES " + ", ".join([row] * rows)
 
 
 @functools.lru_cache(maxsize=64)
 def _moves_sql(mark: str, rows: int) -> str:
-    """One UPDATE of `rows` tables' (id, moves, updated_at): the same SQL for SQLite (3.33 or later)
-    and PostgreSQL."""
-    row = f"({mark}, {mark}, {mark})"
+    """One UPDATE of `rows` tables' (id, moves, updated_at, to_move): the same SQL for SQLite (3.33
+    or later) and PostgreSQL."""
+    row = f"({mark}, {mark}, {mark}, {mark})"
     return (
-        f"WITH moved (id, moves, at) AS (VALUES {', '.join([row] * rows)}) "
-        "UPDATE bodoge_tables SET moves = moved.moves, updated_at = moved.at "
+        f"WITH moved (id, moves, at, to_move) AS (VALUES {', '.join([row] * rows)}) "
+        "UPDATE bodoge_tables SET moves = moved.moves, updated_at = moved.at, to_move = moved.to_move "
         "FROM moved WHERE bodoge_tables.id = moved.id"
     )
 

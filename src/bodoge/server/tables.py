@@ -12,13 +12,14 @@ import contextlib
 import logging
 import secrets
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Coroutine
 from typing import Any, TypeVar
 
 from bodoge import agents
 from bodoge.core.game import Game, State
 from bodoge.core.registry import game_class, make
 from bodoge.errors import BodogeError
+from bodoge.server import longplay
 from bodoge.server.bots import BotPool
 from bodoge.server.cluster import HERE_INTERVAL, Cluster
 from bodoge.server.replays import Replays
@@ -84,6 +85,13 @@ class TableManager:
         self._work = asyncio.Semaphore(self.WORKERS)
         self._creating = asyncio.Semaphore(self.CREATING)
         self._background: set[asyncio.Task[None]] = set()
+        self.loop: asyncio.AbstractEventLoop | None = None  # the event loop it runs on, once started
+        # A player's seat key at a table (server/players.py, `Players.seat_key`), set by the app: a
+        # rematch gives a player's new seat the key derived for the new table.
+        self.seat_key: Callable[[str, str], str] | None = None
+        # What follows the end of a table's game beside the table itself (server/ratings.py rates
+        # it): each hook is run in the background, once the last action is committed.
+        self.over_hooks: list[Callable[[str], Coroutine[Any, Any, None]]] = []
 
     async def off_loop(self, fn: Callable[..., T], *args: Any) -> T:
         """`fn(*args)` in a worker thread; TableBusy past the work time limit (the thread finishes
@@ -106,6 +114,7 @@ class TableManager:
         expire idle tables and rebuild the others, whose bots play on as soon as each is loaded.
         Beside other processes (a shared cluster), rebuild the tables that no process owns, now and
         whenever one's owner goes."""
+        self.loop = asyncio.get_running_loop()  # where work from other threads is sent (tests, tools)
         await self.bots.start()
         if self.cluster.shared:
             await self.cluster.start(self._heard, self._claimed)
@@ -311,6 +320,8 @@ class TableManager:
         ids = await asyncio.to_thread(
             self.storage.idle_ids, now - self.idle_timeout, now - self.unstarted_timeout
         )
+        # A table played over days is never idle: its clock hands every move on (longplay.py).
+        ids = await asyncio.to_thread(longplay.not_over_days, self.storage, ids)
         for table_id in ids:
             runtime = self.tables.get(table_id)
             if runtime is not None and runtime.owned:
@@ -385,6 +396,7 @@ class TableManager:
                 created_at=now,
                 updated_at=now,
                 settings=settings,
+                to_move=[] if state.current_player is None else [state.current_player],
             )
             # Owned before its row exists: another process's sweep never sees it without an owner.
             owned = await self.cluster.claim(row.id)
@@ -402,29 +414,39 @@ class TableManager:
 
     async def create_rematch(self, row: TableRow, creator: str) -> TableRuntime:
         """The same game again: its options, bots and people, every seat moved on by one (who
-        started last time does not start again), each person's old token opening their new seat."""
+        started last time does not start again), each person's old token opening their new seat (a
+        player's: the seat key of the new table)."""
         n = row.players
         seats: list[dict[str, Any]] = [{}] * n
         hashes: list[str | None] = [None] * n
+        table_id = new_table_id()
         for old, info in enumerate(row.seats):
             new = (old + 1) % n
-            moved = {k: v for k, v in info.items() if k in ("kind", "name", "spec")}
+            moved = {k: v for k, v in info.items() if k in ("kind", "name", "spec", "player")}
             if moved.get("name") == f"P{old}":  # a default name follows the seat number
                 moved["name"] = None
             seats[new], hashes[new] = moved, row.token_hashes[old]
+            if moved.get("player") and self.seat_key is not None:
+                # A player's seat: the key derived for the new table (their tables page has it too).
+                hashes[new] = hash_token(self.seat_key(moved["player"], table_id))
         settings: dict[str, Any] = {
-            k: row.settings[k] for k in ("clock", "standin", "hints") if k in row.settings
+            k: row.settings[k] for k in ("clock", "standin", "hints", "private") if k in row.settings
         }
         settings["rematch_of"] = row.id
         try:
             runtime, _tokens = await self.create(
-                row.game, row.players, row.options, seats, creator, settings, hashes
+                row.game, row.players, row.options, seats, creator, settings, hashes, table_id
             )
         except (BodogeError, ValueError) as exc:  # e.g. a bot this server no longer has
             raise ActionError("rematch", f"the game cannot be played again here: {exc}") from None
         except TableBusy as exc:
             raise ActionError("busy", str(exc)) from None
         return runtime
+
+    def game_over(self, table_id: str) -> None:
+        """The table's game ended here: its over hooks run."""
+        for hook in self.over_hooks:
+            self._in_background(hook(table_id))
 
     def joined_rematch(self, row: TableRow, seat: int) -> None:
         """A seat's person came to a rematch for the first time: the table it follows, if it is in
@@ -464,6 +486,8 @@ class TableManager:
                     runtime.owned = False
                     if not await self.promote(runtime):
                         await self.catch_up(runtime)
+                else:
+                    runtime.tick_clock()  # a clock over days runs whoever is here (longplay.py)
             return self.tables.get(table_id)
         finally:
             del self._loading[table_id]
@@ -494,12 +518,15 @@ class TableManager:
         row.moves = len(state.history)
         runtime = TableRuntime(self, row, game, state)
         runtime.chat.lines = self.storage.load_chat(table_id)
+        longplay.restore(runtime, self.storage)  # its story, and a clock over days (longplay.py)
         return runtime
 
     async def list(self, statuses: tuple[str, ...], limit: int) -> list[dict[str, Any]]:
         rows = await asyncio.to_thread(self.storage.list_tables, statuses, limit)
         out = []
         for row in rows:
+            if row.settings.get("private"):  # a private open table's: link only (server/seating.py)
+                continue
             problem = _replay_problem(row)
             if problem is not None:
                 if row.id not in self.broken:  # said once

@@ -54,17 +54,20 @@ class Page:
 # move of several parts, the components' rules, the focus through a redraw).
 BOARD = ("common.js", "boards/common.js", "board-aids.js")
 PAGES: dict[str, Page] = {
-    "lobby": Page("bodoge", ("app.css", "learn.css"), ("common.js", "identity.js", "lobby.js")),
+    "lobby": Page("bodoge", ("app.css", "learn.css"), ("common.js", "identity.js", "seating.js", "lobby.js")),
     "table": Page(
         "bodoge table",
         ("app.css", "art.css", "learn.css"),
         (
             *BOARD,
+            "identity.js",
             "table-words.js",
             "table-people.js",
             "table-log.js",
             "table-end.js",
             "table.js",
+            "attention.js",
+            "table-safety.js",
             "practice.js",
         ),
         boards=True,
@@ -74,6 +77,13 @@ PAGES: dict[str, Page] = {
         "bodoge: learn to play", ("app.css", "art.css", "learn.css"), (*BOARD, "learn.js"), boards=True
     ),
     "rules": Page("bodoge: rules", ("app.css", "art.css", "learn.css"), (*BOARD, "rules.js"), boards=True),
+    "profile": Page("bodoge: player", ("app.css", "ratings.css"), ("common.js", "ratings.js", "profile.js")),
+    "leaderboard": Page(
+        "bodoge: leaderboards", ("app.css", "ratings.css"), ("common.js", "ratings.js", "leaderboard.js")
+    ),
+    "me": Page(
+        "bodoge: your tables", ("app.css", "me.css"), ("common.js", "identity.js", "attention.js", "me.js")
+    ),
 }
 
 
@@ -174,6 +184,10 @@ def add_web_client(app: FastAPI, static: Path = STATIC) -> None:
     async def table_page(table_id: str) -> Response:
         return page("table")
 
+    @app.get("/me", include_in_schema=False)
+    async def me_page() -> Response:
+        return page("me")  # a player's tables (server/longplay.py)
+
     @app.get("/r/{table_id}", include_in_schema=False)
     async def replay_page(table_id: str) -> Response:
         return page("replay")
@@ -185,5 +199,13 @@ def add_web_client(app: FastAPI, static: Path = STATIC) -> None:
     @app.get("/rules/{game}", include_in_schema=False)
     async def rules_page(game: str) -> Response:
         return page("rules")
+
+    @app.get("/p/{player_id}", include_in_schema=False)
+    async def profile_page(player_id: str) -> Response:
+        return page("profile")
+
+    @app.get("/leaderboard", include_in_schema=False)
+    async def leaderboard_page() -> Response:
+        return page("leaderboard")
 
     app.mount("/static", StaticAssets(assets), name="static")

@@ -1,4 +1,5 @@
-// The lobby: the games and their rules, the new-table form, join links, and the list of tables.
+// The lobby: the games and their rules, the new-table form, join links, and the list of tables (open
+// tables, quick match and the waiting panel are seating.js).
 "use strict";
 
 // The lobby's own strings (the table page shares common.js's).
@@ -358,6 +359,18 @@ async function createTable(event) {
   body.standin = document.getElementById("standin").value;
   button.disabled = true;
   button.textContent = t("creating");
+  if (formMode() === "open") {
+    try {
+      await createSeating(body);
+    } catch (e) {
+      errorBox.textContent = e.message;
+      errorBox.hidden = !e.message;
+    } finally {
+      button.disabled = false;
+      renderMode();
+    }
+    return;
+  }
   try {
     const created = await api("/api/tables", {
       method: "POST",
@@ -485,6 +498,7 @@ function renderGameList() {
           el("a", { href: `/rules/${game.name}`, class: "button rules-link" }, t("rulesLink")),
           el("button", { type: "button", class: "play-bots", onclick: (e) => playBots(game, e.currentTarget) }, t("playBots")),
         ),
+        quickRow(game),
         el("p", { class: "error small play-error", hidden: true }),
       ),
     );
@@ -524,6 +538,8 @@ function renderAll() {
   renderGameList();
   renderStandins();
   renderClockHelp();
+  renderBotsAfter();
+  renderMode();
 }
 
 async function start() {
@@ -540,6 +556,9 @@ async function start() {
   });
   document.getElementById("players").addEventListener("change", renderSeats);
   document.getElementById("create-form").addEventListener("submit", createTable);
+  document.querySelectorAll("input[name='mode']").forEach((radio) => radio.addEventListener("change", renderMode));
+  document.getElementById("name-first-form").addEventListener("submit", nameChosen);
+  document.getElementById("name-first-cancel").addEventListener("click", nameDeclined);
   onLangChange(() => {
     renderGameSelect();
     renderPlayers();
@@ -548,12 +567,23 @@ async function start() {
     renderGameList();
     renderStandins();
     renderClockHelp();
+    renderBotsAfter();
+    renderMode();
+    renderWaiting();
     refreshTables();
+    refreshSeatings();
     renderMyTables();
   });
   refreshTables();
+  refreshSeatings();
   renderMyTables();
-  setInterval(refreshTables, 5000);
+  findMySeatings();
+  if (window.bodogeIdentity) bodogeIdentity.onChange(refreshSeatings);
+  setInterval(tickWaiting, 1000);
+  setInterval(() => {
+    refreshTables();
+    refreshSeatings();
+  }, 5000);
 }
 
 start();

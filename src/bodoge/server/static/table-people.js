@@ -144,11 +144,11 @@ function renderSeatClocks() {
     let text = "";
     let level = "";
     if (clock && parts && clock.seat === p) {
-      text = t("clockShort").replace("{s}", seconds(parts.turn > 0 ? parts.turn : parts.reserve));
-      if (parts.turn <= 0) text = t("reserveShort").replace("{s}", seconds(parts.reserve));
+      text = clockText("clockShort", parts.turn > 0 ? parts.turn : parts.reserve);
+      if (parts.turn <= 0) text = clockText("reserveShort", parts.reserve);
       level = parts.total <= 10 ? "low" : parts.total <= 20 ? "warn" : "running";
     } else if (clock && clock.reserve_seconds && clock.reserve_left && table.seats[p].kind === "human") {
-      text = t("reserveShort").replace("{s}", seconds(clock.reserve_left[p] || 0));
+      text = clockText("reserveShort", clock.reserve_left[p] || 0);
     }
     if (node.textContent !== text) node.textContent = text;
     node.dataset.level = level;
@@ -173,6 +173,18 @@ function seconds(x) {
   return String(Math.ceil(x - 0.001)); // 29.9999 is 30, not 31
 }
 
+function clockText(key, x) {
+  // "{s} s" filled in; an hour or more (a clock over days) in days and hours (attention.js).
+  if (x < 3600) return t(key).replace("{s}", seconds(x));
+  return key === "reserveShort" ? `${t("reserve")} ${durationText(x)}` : durationText(x);
+}
+
+function clockPart(part, x) {
+  // One part of the clock: its seconds, or from an hour on its days and hours without the unit.
+  part.querySelector(".clock-num").textContent = x < 3600 ? seconds(x) : durationText(x);
+  part.querySelector("[data-i18n='seconds']").hidden = x >= 3600;
+}
+
 function renderClock() {
   const box = document.getElementById("clock");
   const parts = clockParts();
@@ -185,8 +197,8 @@ function renderClock() {
   document.getElementById("clock-seat").textContent = sayName(clock.seat);
   const turn = document.getElementById("clock-turn");
   const reserve = document.getElementById("clock-reserve");
-  turn.querySelector(".clock-num").textContent = seconds(parts.turn);
-  reserve.querySelector(".clock-num").textContent = seconds(parts.reserve);
+  clockPart(turn, parts.turn);
+  clockPart(reserve, parts.reserve);
   reserve.hidden = !clock.reserve_seconds;
   // The part that runs now: the turn's own time, then the reserve.
   turn.classList.toggle("running", parts.turn > 0);
@@ -206,7 +218,8 @@ function renderPresence() {
   const away = seat != null && table && table.seats[seat] && table.seats[seat].away;
   document.getElementById("away-box").hidden = !away;
   document.getElementById("paused").hidden = !(table && table.paused);
-  document.getElementById("name-form").hidden = seat == null;
+  // A player's seat carries the player's own name (changed in the lobby, not here).
+  document.getElementById("name-form").hidden = seat == null || Boolean(table && table.seats[seat] && table.seats[seat].player);
   const input = document.getElementById("name-input");
   if (seat != null && table && document.activeElement !== input) input.value = table.seats[seat].name || "";
   renderClock();

@@ -106,7 +106,8 @@ function connect() {
   socket.addEventListener("open", () => {
     const hello = { type: "hello", token: TOKEN };
     const name = localStorage.getItem(MY_NAME);
-    if (TOKEN && name) {
+    const mine = table && seat != null && table.seats[seat];
+    if (TOKEN && name && !(mine && mine.player)) {
       hello.name = name;
       nameSent = name;
     }

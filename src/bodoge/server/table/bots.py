@@ -31,7 +31,8 @@ class TableBots:
 
     def spec(self, seat: int | None) -> str | None:
         """The bot that plays `seat` now: its own, or the stand-in of an away person while someone
-        is at the table to play with (a table whose people have all gone waits for them)."""
+        is at the table to play with (a table whose people have all gone waits for them; one played
+        over days never waits)."""
         if seat is None:
             return None
         table = self.table
@@ -39,7 +40,7 @@ class TableBots:
         if info.get("kind") == "bot":
             spec = info.get("spec")
             return None if spec is None else str(spec)
-        if seat in table.presence.away and table.presence.people_present():
+        if seat in table.presence.away and table.presence.attended():
             return str(table.row.settings.get("standin") or DEFAULT_STANDIN)
         return None
 

@@ -10,7 +10,7 @@ every part's protocol, and mypy checks both where they are handed over.
 
 from __future__ import annotations
 
-from collections.abc import Collection, Set
+from collections.abc import Callable, Collection, Set
 from typing import Any, Protocol, TypeVar
 
 from bodoge.core.game import State
@@ -47,6 +47,9 @@ class Host(Protocol):
     def away_grace(self) -> float: ...
     @property
     def closing(self) -> bool: ...
+    @property
+    def seat_key(self) -> Callable[[str, str], str] | None:
+        """A player's seat key at a table (server/players.py), or None where there are no players."""
 
     def tell(self, message: dict[str, Any]) -> None:
         """Tell the other processes, without waiting."""
@@ -57,6 +60,9 @@ class Host(Protocol):
 
     def joined_rematch(self, row: TableRow, seat: int) -> None:
         """A seat's person came to the rematch `row` for the first time."""
+
+    def game_over(self, table_id: str) -> None:
+        """The table's game ended here (its last action is committed)."""
 
 
 class Manager(Host, Protocol[TableT]):
@@ -113,6 +119,7 @@ class Seen(Protocol):
     @property
     def away(self) -> Set[int]: ...
     def people_present(self) -> bool: ...
+    def attended(self) -> bool: ...
 
 
 class Played(Table, Protocol):

@@ -57,11 +57,16 @@ class Rematch:
         if not following or conn.seat is None or conn.token is None:
             return None
         seat = (conn.seat + 1) % row.players
+        token = conn.token
+        player = row.seats[conn.seat].get("player")
+        seat_key = self.table.manager.seat_key
+        if player and seat_key is not None:
+            token = seat_key(player, following)  # a player's new seat opens with its own key
         return dumps(
             {
                 "type": "rematch",
                 "table": following,
                 "seat": seat,
-                "join_url": f"/t/{following}#token={conn.token}",
+                "join_url": f"/t/{following}#token={token}",
             }
         )

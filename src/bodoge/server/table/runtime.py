@@ -251,8 +251,12 @@ class TableRuntime:
         A new decision of a person starts their time; it waits while nobody is connected."""
         if self.clock.setting is None:
             return
+        self.presence.moved_on()  # over days: a stand-in that made its one move gives the seat back
         seat = self._clocked_seat()
-        self.clock.tick(None if seat is None else (self.seq, seat), self.presence.people_present())
+        turn = None if seat is None else (self.seq, seat)
+        # Over days a turn runs from when the table's last action was logged (`updated_at`, the
+        # action's own `at`): the clock is the same read back from the log after a restart.
+        self.clock.tick(turn, self.presence.people_present(), self.row.updated_at)
 
     # -- names, chat, rematch -------------------------------------------------------------------
 
@@ -265,6 +269,13 @@ class TableRuntime:
             raise ActionError("bad_name", str(exc)) from None
         if not name:
             raise ActionError("bad_name", f"a name is 1 to {MAX_NAME} characters")
+        if self.row.seats[seat].get("player"):
+            # A player's name is theirs on the whole server (server/players.py): a seat of theirs
+            # carries it, so that nobody at a table passes for a player they are not.
+            raise ActionError(
+                "bad_name",
+                "this seat is a player's and carries their name: change it under your name in the lobby",
+            )
         if not self.owned and await self._forwarded("name", seat, name=name) is not None:
             return
         for other, info in enumerate(self.row.seats):
@@ -350,8 +361,13 @@ class TableRuntime:
                 result = {"scores": nxt.scores(), "winners": nxt.winners()}
             # A bot's move at a person's seat is their stand-in's: the log says so (ratings.py).
             standin = self.bots.spec(seat) if bot and self.row.seats[seat].get("kind") == "human" else None
+            # Logged with the time it is taken at (the row's `updated_at` too: a clock over days reads
+            # them back) and whose decision follows (`to_move`: a player's tables, server/longplay.py).
+            now = time.time()
+            after = [] if nxt.current_player is None else [nxt.current_player]
+            logged = Append(self.id, self.seq, seat, action, result, standin, at=now, to_move=after)
             try:
-                await self.manager.writer.append(Append(self.id, self.seq, seat, action, result, standin))
+                await self.manager.writer.append(logged)
             except Exception as exc:
                 log.error("table %s: could not log action %s: %s", self.id, self.seq, exc)
                 if self.manager.cluster.shared:
@@ -360,7 +376,6 @@ class TableRuntime:
                     self.manager.catch_up_later(self)
                 raise ActionError("storage", "the action could not be saved; try again") from None
             self.state = nxt
-            now = time.time()
             self.row.moves = self.seq
             self.row.updated_at = now
             if result is not None:
