@@ -54,7 +54,9 @@ def train(
             help="The agent that plays the later iterations, guided by the last network (--guide), or "
             "lookahead[:rollout=R,temperature=T,bonus=B] (with --bootstrap lookahead), or "
             "ppo[:against=heuristic|self,clip=C,entropy=E,lambda=L,explore=X] (the network plays and "
-            "learns from its games' outcomes; with --window 1)."
+            "learns from its games' outcomes; with --window 1), or "
+            "nfsp[:anticipatory=A,epsilon=E,sl_lr=S,rl_lr=R,learn_every=K,min_buffer=M,reservoir=C] "
+            "(OpenSpiel's NFSP from scratch, --games episodes an iteration; docs/models.md)."
         ),
     ] = "ismcts:iterations=100",
     start: Annotated[
@@ -116,10 +118,44 @@ def train(
 
     from bodoge.train import TrainConfig
     from bodoge.train import run as train_run
+    from bodoge.train.nfsp import is_nfsp
 
     try:
         n = game_class(game)(players).num_players if players is None else players
         widths = [parse_text(w.strip()) for w in hidden.split(",") if w.strip()]
+        if is_nfsp(expert):
+            unused = {
+                "--bootstrap": bootstrap != "heuristic",
+                "--bootstrap-games": bootstrap_games is not None,
+                "--start": start is not None,
+                "--guide": guide != "prior",
+                "--epochs": epochs != 8,
+                "--lr": lr != 1e-3,
+                "--window": window != 3,
+                "--jobs": jobs != 1,
+                "--resume": resume,
+            }
+            given = [name for name, used in unused.items() if used]
+            if given:
+                fail(
+                    f"--expert nfsp does not take {', '.join(given)}: OpenSpiel's NFSP plays every seat "
+                    "itself, from scratch, in one process (its learning rates: nfsp:sl_lr=…,rl_lr=…)"
+                )
+            _train_nfsp(
+                game,
+                n,
+                parse_settings(settings),
+                expert,
+                iterations,
+                games,
+                widths,
+                eval_deals,
+                seed,
+                out,
+                force,
+                progress,
+            )
+            return
         config = TrainConfig(
             game=game,
             players=n,
@@ -174,6 +210,74 @@ def train(
         f"model: {path_markup(folder / 'model.npz')}; report: {path_markup(folder / 'report.md')}",
         soft_wrap=True,
     )
+
+
+def _train_nfsp(
+    game: str,
+    players: int,
+    options: dict[str, Any],
+    expert: str,
+    iterations: int,
+    games: int,
+    hidden: list[Any],
+    eval_deals: int,
+    seed: int,
+    out: Path | None,
+    force: bool,
+    progress: bool,
+) -> None:
+    """`--expert nfsp`: OpenSpiel's NFSP, every seat learning, `iterations` × `games` episodes; seat
+    0's average policy exported as the model (bodoge.train.nfsp)."""
+    from rich.progress import Progress, SpinnerColumn, TextColumn, TimeElapsedColumn
+
+    from bodoge.train.nfsp import NFSPConfig
+    from bodoge.train.nfsp import run as nfsp_run
+
+    try:
+        config = NFSPConfig.from_spec(
+            expert,
+            game=game,
+            players=players,
+            options=options,
+            iterations=iterations,
+            games=games,
+            hidden=hidden,
+            eval_deals=eval_deals,
+            seed=seed,
+        )
+        config.check()
+    except BodogeError as exc:
+        fail(str(exc))
+    folder = out if out is not None else Path("runs") / "train" / f"nfsp-{game}-{players}p"
+    bar = Progress(
+        SpinnerColumn(),
+        TextColumn("{task.description}"),
+        TimeElapsedColumn(),
+        console=console,
+        disable=not progress,
+    )
+    task = bar.add_task(f"{game} {players}p", total=None)
+
+    def on_step(what: str, iteration: int, total: int) -> None:
+        bar.update(
+            task, description=escape(f"{game} {players}p: iteration {iteration}/{total}: {printable(what)}")
+        )
+
+    try:
+        with bar:
+            history = nfsp_run(config, folder, force=force, on_step=on_step)
+    except BodogeError as exc:
+        fail(str(exc))
+    for h in history:
+        s = h["strength"]
+        share = "" if not s or s["mean"] is None else f", win share vs heuristic {s['mean']:.3f}"
+        if s and s.get("low") is not None:
+            share += f" ± {(s['high'] - s['low']) / 2:.3f} (fair {s['fair']:.3f})"
+        console.print(
+            f"iteration {h['iteration']}: {h['episodes']:,} episodes, {h['decisions']:,} decisions{share}",
+            soft_wrap=True,
+        )
+    console.print(f"model: {path_markup(folder / 'model.npz')}", soft_wrap=True)
 
 
 def print_history(history: list[dict[str, Any]]) -> None:

@@ -146,10 +146,21 @@ class SeatPlay:
             p = state.current_player
             if p is None or p == seat:
                 return
-            if p in random_seats:
+            if p not in random_seats:
+                state.apply(self.opponents[p].act(self.game, state.lazy_view(p), rng), seat=p)
+            elif state.explicit_chance:
                 state.apply(rng.choice(state.legal_actions()), seat=p)
             else:
-                state.apply(self.opponents[p].act(self.game, state.lazy_view(p), rng), seat=p)
+                # `apply` of a draw from the legal list itself, as `State.apply_random` takes it: the
+                # same draw as `rng.choice(state.legal_actions())`, without the copy and the checks
+                # an action from outside needs (the id is legal and the mover's by construction).
+                legal = state._legal
+                if legal is None:
+                    legal = state._legal_actions()
+                a = rng.choice(legal)
+                state._legal = None
+                state.history.append(a)
+                state._apply(a)
 
     def observation(self, state: State, out: np.ndarray | None = None) -> np.ndarray:
         if out is None:

@@ -203,7 +203,9 @@ class BodogeSpielGame(pyspiel.Game):
 
     def make_py_observer(self, iig_obs_type: Any = None, params: Any = None) -> BodogeObserver:
         perfect_recall = iig_obs_type is None or iig_obs_type.perfect_recall
-        return BodogeObserver(self.bodoge_game, perfect_recall, self.information_tensor)
+        # only the information-state tensor can be too large: the observation tensor is always given
+        with_tensor = self.information_tensor or not perfect_recall
+        return BodogeObserver(self.bodoge_game, perfect_recall, with_tensor)
 
     def initial_inner(self) -> State:
         """The engine's state at the start: with explicit chance, before the deal (a chance node)."""

@@ -18,6 +18,9 @@ history), so an interrupted run continues with `resume`. A run may start from th
 (`start`, e.g. a shipped one): its first iteration is then played by the expert, with no bootstrap.
 The run writes `model.npz` + `model.json` (the latest model and its card), `report.md`,
 `report.html` and the plots.
+
+`--expert nfsp` is another kind of run: OpenSpiel's Neural Fictitious Self-Play, every seat learning
+from scratch, its average policy exported as the model (`bodoge.train.nfsp`; the CLI sends it there).
 """
 
 from __future__ import annotations

@@ -80,8 +80,10 @@ The policy of a network (`bodoge.agents.nn`) reads the actions as the observatio
 from __future__ import annotations
 
 import sys
+from bisect import bisect_left
 from collections.abc import Mapping
-from operator import mul
+from itertools import chain, repeat
+from operator import getitem
 from typing import TYPE_CHECKING, Any
 
 from bodoge.core import tensors
@@ -348,12 +350,22 @@ def encode(game: TokkuriGame, view: Mapping[str, Any], out: np.ndarray) -> None:
 
 
 # -- the fast path: the same tensor straight from the state ----------------------------------------
+#
+# `encode_state` writes the tensor as float32 bytes into the array's memory (`tensors.as_bytes`):
+# the constant template first, then the dense slices each packed in one call, a count as the 4 bytes
+# of its value, and each tokkuri slot as the bytes of its row, kept by what the row shows (a few
+# thousand rows at most, met again and again). A seat's tokkuri are one run of the table (ids in
+# order, by owner), found by bisection. Tables keyed by what is met at random (a pile's cards, a
+# seat's whole run) cost more than they save: most entries are never met again.
+
+_CACHE_LIMIT = 1 << 15  # entries per table; a full table starts again (it fills again at once)
 
 
-class _Fixed:
+class _Fixed(tensors.Kept):
     """What `encode_state` needs of a game, worked out once: its scales and offsets, the tensor with
     the slices that are the same at every position (rules, card types) and zeros elsewhere, and
-    `acc[t][c]`: the value of c cards of type t in a count slice (added one by one, as `encode` does)."""
+    `acc[t][c]`: the value of c cards of type t in a count slice (added one by one, as `encode` does),
+    with the tables of blocks met so far."""
 
     def __init__(self, game: TokkuriGame) -> None:
         import numpy as np
@@ -388,14 +400,35 @@ class _Fixed:
                 sums.append(sums[-1] + inv[t])
             acc.append(sums)
         self.acc = acc
+        # the same values as float32 bytes, to join a slice from counts: acc_bytes[t][c] is acc[t][c],
+        # unseen_bytes[t][u] is u × inv[t] (and, from the end, −u × inv[t]: an impossible negative
+        # count would still show what `encode` shows)
+        one = tensors.packer(1)
+        self.acc_bytes = [[one(v) for v in sums] for sums in acc]
+        self.unseen_bytes = [
+            [one(u * inv[t]) for u in range(game.total + 1)]
+            + [one(-u * inv[t]) for u in range(game.total, 0, -1)]
+            for t in range(k)
+        ]
         self.dummy = [kind == DUMMY for kind in game.kind]
-        self.orders = [[(me + i) % n for i in range(n)] for me in range(n)]
+        # where seat q's block starts, for each observer (seats are relative), and q's order value
+        # for each start player
+        self.seat_base = [[((q - me) % n) * SEAT_WIDTH for q in range(n)] for me in range(n)]
+        self.order_values = [[((q - start) % n) / self.order_scale for q in range(n)] for start in range(n)]
+        self.seats_zero = [0.0] * (n * SEAT_WIDTH + 1)
+        self.owner_starts = [q * game.total for q in range(1, n)]  # the first tid of each seat but 0's
         self.width = 6 + n + k
         self.hand_at = 6 + 10 + 8 + k * TYPE_WIDTH
-        self.slots_at = self.hand_at + 9 * k + 2 * s + 2 + n * SEAT_WIDTH + 1
-        self.no_drink = [0.0] * (k + 2 * s + 2)
-        self.no_pending = [0.0] * k
-        self.empty_seat = [0.0] * 6
+        self.pending_at = self.hand_at + 7 * k
+        self.drink_at = self.pending_at + k
+        self.seats_at = self.drink_at + k + 2 * s + 2
+        self.slots_at = self.seats_at + n * SEAT_WIDTH + 1
+        self.empty_seat = (0.0,) * 6
+        self.pack_head = tensors.packer(16)
+        self.pack_drink = tensors.packer(k + 2 * s + 2)
+        self.pack_seats = tensors.packer(n * SEAT_WIDTH + 1)
+        self.pack_row = tensors.packer(self.width)
+        self.one = tensors.packer(1)(1.0)
 
         vals = [0.0] * shape(game)[0]
         at = 16
@@ -428,42 +461,58 @@ class _Fixed:
         template = np.array(vals, dtype=np.float32)
         np.clip(template, -1.0, 1.0, out=template)
         self.template = template
+        self.template_bytes = template.tobytes()
         # per events list (by identity): [the list, events read, per seat the faces of its tokkuri
         # emptied by another player since the last round_start] — see `_others_captured`
         self.emptied: dict[int, list[Any]] = {}
         self.emptied_limit = 64
-        self._unseen_idx = list(range(self.hand_at + 6 * k, self.hand_at + 7 * k))
-        # a tokkuri slot's (indices, values), by (slot, tid, level, observer, face shown, target place)
-        self.rows: dict[tuple[Any, ...], tuple[list[int], list[float]]] = {}
+        # a seat's tokkuri figures: (the seat block's last 6 values, its tokkuri at penalty_level or
+        # more), by their levels and the highest placement − 1
+        self.figures: dict[tuple[tuple[int, ...], int], tuple[tuple[float, ...], int]] = {}
+        # a tokkuri slot as bytes, by what it shows (see `row`)
+        self.rows: dict[tuple[int, int, int, int, int | None], bytes] = {}
+        # per observer and seat, its run as last shown: (tids, levels, faces shown or None, the
+        # drink's targets or None, the run's bytes, its figures, its penalised count); a new look
+        # at the same run takes it whole
+        self.last_runs: list[list[tuple[Any, ...] | None]] = [[None] * n for _ in range(n)]
 
-    def unseen_idx(self, at: int) -> list[int]:
-        assert at == self._unseen_idx[0]
-        return self._unseen_idx
+    def figure(self, key: tuple[tuple[int, ...], int]) -> tuple[tuple[float, ...], int]:
+        """A seat's tokkuri figures as its block shows them, and how many are penalised."""
+        levels, top = key
+        penalised = sum(1 for lv in levels if lv >= self.penalty_level)
+        figures = (
+            len(levels) / self.m,
+            sum(levels) / self.levels_scale,
+            penalised / self.hand_size,
+            min(levels) / self.level,
+            max(levels) / self.level,
+            (top + 1) / self.dealt,
+        )
+        if len(self.figures) >= _CACHE_LIMIT:
+            self.figures.clear()
+        made = self.figures[key] = (figures, penalised)
+        return made
 
-    def row(self, key: tuple[Any, ...]) -> tuple[list[int], list[float]]:
-        """The nonzero entries of a tokkuri slot, as `encode` writes them."""
-        j, tid, lv, seat, face, place = key
-        n, N = self.n, self.total
-        owner = tid // N
-        base = self.slots_at + j * self.width
-        b = base + 1 + n
-        idx = [base, base + 1 + (owner - (seat or 0)) % n, b]
-        val = [1.0, 1.0, lv / self.level]
-        if lv >= self.penalty_level:
-            idx.append(b + 1)
-            val.append(1.0)
-        idx.append(b + 2)
-        val.append((tid % N + 1) / self.dealt)
+    def row(self, key: tuple[int, int, int, int, int | None]) -> bytes:
+        """One tokkuri slot: (relative owner, tid, level, face shown or −1, place among the
+        drink's targets or None)."""
+        rel, tid, lv, face, place = key
+        b = 1 + self.n
+        vals = [0.0] * self.width
+        vals[0] = 1.0
+        vals[1 + rel] = 1.0
+        vals[b] = lv / self.level
+        vals[b + 1] = 1.0 if lv >= self.penalty_level else 0.0
+        vals[b + 2] = (tid % self.total + 1) / self.dealt
         if place is not None:
-            idx.append(b + 3)
-            val.append((place + 1) / self.s)
+            vals[b + 3] = (place + 1) / self.s
         if face >= 0:  # shown: the observer owns it
-            idx += (b + 4, b + 5 + self.canon[face])
-            val += (1.0, 1.0)
-        if len(self.rows) >= 1 << 16:
+            vals[b + 4] = 1.0
+            vals[b + 5 + self.canon[face]] = 1.0
+        if len(self.rows) >= _CACHE_LIMIT:
             self.rows.clear()
-        self.rows[key] = (idx, val)
-        return idx, val
+        made = self.rows[key] = self.pack_row(*vals)
+        return made
 
 
 def _others_captured(fixed: _Fixed, events: list[tuple[Any, ...]], seat: int) -> list[int]:
@@ -517,16 +566,18 @@ def _forget_finished(fixed: _Fixed) -> None:
 def encode_state(game: TokkuriGame, state: Any, seat: int | None, out: np.ndarray) -> None:
     """`encode(game, state.view(seat), out)` without building the view (nor its log): the same
     values, bit for bit, read from the state's fields (only those the view shows). `out` need not
-    be zeroed. The constant slices come from a template; the mostly-zero ones (card counts, the
-    tokkuri slots) are written as (index, value) pairs, the dense ones as lists."""
+    be zeroed. The constant slices come from a template, the rest as packed float32 blocks (see
+    above); a strided `out` gets a contiguous copy."""
     fixed: _Fixed = game.__dict__.get("_observation_fixed") or tensors.fixed(game, _Fixed)
-    n, k, s, m = fixed.n, fixed.k, fixed.s, fixed.m
-    hand_size = fixed.hand_size
-    level = fixed.level
-    penalty_level = fixed.penalty_level
-    dealt = fixed.dealt
-    canon = fixed.canon
-    acc = fixed.acc
+    mem = tensors.as_bytes(out)
+    if mem is None:
+        import numpy as np
+
+        whole = np.empty(out.shape, dtype=np.float32)
+        encode_state(game, state, seat, whole)
+        out[...] = whole
+        return
+    n, k, m = fixed.n, fixed.k, fixed.m
     N = fixed.total
     me = seat or 0
     phase = state.phase
@@ -534,88 +585,139 @@ def encode_state(game: TokkuriGame, state: Any, seat: int | None, out: np.ndarra
     hands = state.hands
     table = state.table
     levels = state.levels
-    faces = state.faces
-    flat = out.reshape(-1)
-    flat[:] = fixed.template
+    mem[:] = fixed.template_bytes
 
     rnd = state.round_no
     rounds = fixed.rounds
     cap = fixed.cap
-    head = [0.0] * 16
-    head[phase] = 1.0
-    head[6] = rnd / rounds
-    head[7] = 1.0 if rnd >= rounds else 0.0
-    head[8] = 1.0 if current is None else 0.0
-    head[9] = 1.0 if seat is None else 0.0
-    head[10] = 1.0 if current is not None and current == seat else 0.0
-    head[11] = len(state.stock) / N
-    head[12] = len(state.discard) / N
-    head[13] = len(table) / m
-    head[14] = 1.0 if cap is not None and len(table) >= cap else 0.0
-    head[15] = sum(map(len, hands)) / dealt
-    flat[:16] = head
+    onehot = [0.0] * 6
+    onehot[phase] = 1.0
+    mem[:64] = fixed.pack_head(
+        *onehot,
+        rnd / rounds,
+        1.0 if rnd >= rounds else 0.0,
+        1.0 if current is None else 0.0,
+        1.0 if seat is None else 0.0,
+        1.0 if current is not None and current == seat else 0.0,
+        len(state.stock) / N,
+        len(state.discard) / N,
+        len(table) / m,
+        1.0 if cap is not None and len(table) >= cap else 0.0,
+        sum(map(len, hands)) / fixed.dealt,
+    )
 
-    # the count slices, sparse: (index, value) pairs written at the end in one go
-    idx: list[int] = []
-    val: list[float] = []
+    # Each seat's tokkuri: one run of the table (ids in order, by owner).
+    cuts = [0, *map(bisect_left, repeat(table, n - 1), fixed.owner_starts), len(table)]
+
+    # the count slices: each count as the bytes of its value
     unseen = fixed.copies.copy()
+    bonus = state.bonus
     if seat is None:
-        piles: tuple[Any, ...] = ((), (), (), ())
+        shown: tuple[Any, ...] = ((), (), (), (), tuple(chain.from_iterable(bonus)), state.discard)
     else:
-        piles = (
+        shown = (
             hands[seat],
-            [f for tid, f in zip(table, faces, strict=True) if tid // N == seat],
+            state.faces[cuts[seat] : cuts[seat + 1]],
             state.captured[seat],
             _others_captured(fixed, state.events, seat),
+            tuple(chain.from_iterable(bonus)),
+            state.discard,
         )
-    bonus = state.bonus
-    at = fixed.hand_at
-    for cards in (*piles, [t for pile in bonus for t in pile], state.discard):
+    step = 4 * k
+    at = 4 * fixed.hand_at
+    canon = fixed.canon
+    acc_bytes = fixed.acc_bytes
+    for cards in shown:
         if cards:
-            counts: dict[int, int] = {}
+            # each card writes its type's count so far in this pile (the last write is the count)
+            before = unseen.copy()
             for t in cards:
                 t = canon[t]
-                counts[t] = counts.get(t, 0) + 1
-            for t, c in counts.items():
-                idx.append(at + t)
-                val.append(acc[t][c])
-                unseen[t] -= c
-        at += k
+                left = unseen[t] - 1
+                unseen[t] = left
+                o = at + 4 * t
+                mem[o : o + 4] = acc_bytes[t][before[t] - left]
+        at += step
     unseen_at = at
-    at += k
     if seat is not None and phase in (OPEN, GIVE) and state.pending[seat] >= 0:
         t = canon[state.pending[seat]]
-        idx.append(at + t)
-        val.append(1.0)
+        at = 4 * (fixed.pending_at + t)
+        mem[at : at + 4] = fixed.one
         unseen[t] -= 1
-    at += k
 
-    targets: dict[int, int] = {}
+    chosen: dict[int, int] | None = None  # the drink's targets: tid -> place
     drinker = -1
     if phase == TARGET:
+        s = fixed.s
+        level = fixed.level
         var = state.d_var
         drinker = state.active
         t = canon[game.var_type[var]]
-        idx.append(at + t)
-        val.append(1.0)
         unseen[t] -= 1
+        drink = [0.0] * (k + 2 * s + 2)
+        drink[t] = 1.0
         values = game.var_values[var]
-        chosen = state.d_targets
+        targets = state.d_targets
         for i, value in enumerate(values[:s]):
-            idx.append(at + k + i)
-            val.append(value / level)
-            if i < len(chosen):
-                idx.append(at + k + s + i)
-                val.append(1.0)
-        if len(chosen) < len(values):
-            idx.append(at + k + 2 * s)
-            val.append(values[len(chosen)] / level)
-        idx.append(at + k + 2 * s + 1)
-        val.append(len(chosen) / max(1, len(values)))
-        targets = {tid: i for i, tid in enumerate(chosen)}
-    at += k + 2 * s + 2
-    idx += fixed.unseen_idx(unseen_at)
-    val += map(mul, unseen, fixed.inv)
+            drink[k + i] = value / level
+            if i < len(targets):
+                drink[k + s + i] = 1.0
+        if len(targets) < len(values):
+            drink[k + 2 * s] = values[len(targets)] / level
+        drink[k + 2 * s + 1] = len(targets) / max(1, len(values))
+        at = 4 * fixed.drink_at
+        mem[at : at + 4 * len(drink)] = fixed.pack_drink(*drink)
+        if targets:
+            chosen = {tid: i for i, tid in enumerate(targets)}
+    mem[unseen_at : unseen_at + step] = b"".join(map(getitem, fixed.unseen_bytes, unseen))
+
+    # per seat: its figures, and its run of tokkuri slots (by relative owner: the table's order)
+    rows = fixed.rows
+    figures = fixed.figures
+    faces = state.faces
+    shown_figures: list[tuple[float, ...]] = [fixed.empty_seat] * n
+    penalised = [0] * n
+    parts = []
+    last_runs = fixed.last_runs[me]
+    for q in range(n):
+        lo, hi = cuts[q], cuts[q + 1]
+        if lo == hi:
+            continue
+        # the same run as this observer's last look at this seat (most are: a step changes few)
+        tids = table[lo:hi]
+        own_levels = levels[lo:hi]
+        shown_faces = faces[lo:hi] if q == seat else None
+        kept = last_runs[q]
+        if (
+            kept is not None
+            and kept[0] == tids
+            and kept[1] == own_levels
+            and kept[2] == shown_faces
+            and kept[3] == chosen
+        ):
+            parts.append(kept[4])
+            shown_figures[q] = kept[5]
+            penalised[q] = kept[6]
+            continue
+        rel = (q - me) % n
+        own = tuple(own_levels)
+        key = (own, tids[-1] % N)  # (levels, the highest placement − 1: tids are in order)
+        shown_figures[q], penalised[q] = figures.get(key) or fixed.figure(key)
+        first = len(parts)
+        # (parallel slices of one length: zip without `strict=`, whose keyword call costs more
+        # than this loop's body)
+        if q == seat:  # the observer's own: their cards shown
+            for tid, lv, face in zip(table[lo:hi], own, faces[lo:hi]):  # noqa: B905
+                row = (rel, tid, lv, face, chosen.get(tid) if chosen else None)
+                parts.append(rows.get(row) or fixed.row(row))
+        else:
+            for tid, lv in zip(table[lo:hi], own):  # noqa: B905
+                row = (rel, tid, lv, -1, chosen.get(tid) if chosen else None)
+                parts.append(rows.get(row) or fixed.row(row))
+        run = b"".join(parts[first:])
+        del parts[first:]
+        parts.append(run)
+        last_runs[q] = (tids, own_levels, shown_faces, chosen, run, shown_figures[q], penalised[q])
 
     start = state.start
     active = state.active if current is not None else -1
@@ -625,15 +727,6 @@ def encode_state(game: TokkuriGame, state: Any, seat: int | None, out: np.ndarra
     last = state.last_round_scores
     balances = state.balances
     captured = state.captured
-    per_owner: list[list[int]] = [[] for _ in range(n)]
-    placed = [0] * n
-    penalised = [0] * n
-    for tid, lv in zip(table, levels, strict=True):
-        owner = tid // N
-        per_owner[owner].append(lv)
-        placed[owner] = max(placed[owner], tid % N + 1)
-        if lv >= penalty_level:
-            penalised[owner] += 1
     # the round's scores as they stand (TK-6.1, as `round_scores`) and their settlement
     points = fixed.penalty_points
     round_now = [len(captured[q]) + len(bonus[q]) - points * penalised[q] for q in range(n)]
@@ -641,21 +734,31 @@ def encode_state(game: TokkuriGame, state: Any, seat: int | None, out: np.ndarra
     deltas = fixed.settled.get(scores_key)
     if deltas is None:
         deltas = fixed.settled[scores_key] = settle(round_now)
-    order_scale = fixed.order_scale
+    hand_size = fixed.hand_size
     score_scale = fixed.score_scale
     settle_scale = fixed.settle_scale
     balance_scale = fixed.balance_scale
-    vals: list[float] = []
-    for q in fixed.orders[me]:
-        vals += (
-            1.0 if current == q else 0.0,
-            1.0 if active == q else 0.0,
-            1.0 if start == q else 0.0,
-            ((q - start) % n) / order_scale,
-            1.0 if q in chosen_seats else 0.0,
-            1.0 if q in victims else 0.0,
-            1.0 if drinker == q else 0.0,
-            1.0 if q in winners else 0.0,
+    # the seat blocks (relative seats): the flags set where they hold, then each seat's numbers
+    base = fixed.seat_base[me]
+    vals = fixed.seats_zero.copy()
+    if current is not None:
+        vals[base[current]] = 1.0
+    if active >= 0:
+        vals[base[active] + 1] = 1.0
+    vals[base[start] + 2] = 1.0
+    for q in chosen_seats:
+        vals[base[q] + 4] = 1.0
+    for q in victims:
+        vals[base[q] + 5] = 1.0
+    if drinker >= 0:
+        vals[base[drinker] + 6] = 1.0
+    for q in winners:
+        vals[base[q] + 7] = 1.0
+    order = fixed.order_values[start]
+    for q in range(n):
+        b = base[q]
+        vals[b + 3] = order[q]
+        vals[b + 8 : b + 21] = (
             len(hands[q]) / hand_size,
             len(captured[q]) / hand_size,
             len(bonus[q]) / hand_size,
@@ -663,30 +766,13 @@ def encode_state(game: TokkuriGame, state: Any, seat: int | None, out: np.ndarra
             deltas[q] / settle_scale,
             0.0 if last is None else last[q] / score_scale,
             balances[q] / balance_scale,
+            *shown_figures[q],
         )
-        own = per_owner[q]
-        if own:
-            vals += (
-                len(own) / m,
-                sum(own) / fixed.levels_scale,
-                sum(1 for lv in own if lv >= penalty_level) / hand_size,
-                min(own) / level,
-                max(own) / level,
-                placed[q] / dealt,
-            )
-        else:
-            vals += fixed.empty_seat
-    vals.append(1.0 if last is not None else 0.0)
-    flat[at : fixed.slots_at] = vals
+    vals[-1] = 1.0 if last is not None else 0.0
+    at = 4 * fixed.seats_at
+    mem[at : 4 * fixed.slots_at] = fixed.pack_seats(*vals)
 
-    rows = fixed.rows
-    for j, (tid, lv, face) in enumerate(zip(table[:m], levels, faces, strict=False)):
-        # what the row shows: its card only to its owner
-        key = (j, tid, lv, seat, face if tid // N == seat else -1, targets.get(tid) if targets else None)
-        row = rows.get(key)
-        if row is None:
-            row = fixed.row(key)
-        idx += row[0]
-        val += row[1]
-    flat[idx] = val
-    tensors.clip_unit(flat)
+    at = 4 * fixed.slots_at
+    slots_shown = b"".join(parts)[: 4 * m * fixed.width]  # at most m (a true bound: see `slots`)
+    mem[at : at + len(slots_shown)] = slots_shown
+    tensors.clip_unit(out)

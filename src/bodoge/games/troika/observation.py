@@ -204,13 +204,15 @@ def score_and_fuel(counts: tuple[int, ...]) -> tuple[int, bool]:
     return to_score(total), False
 
 
-class _Fixed:
+class _Fixed(tensors.Kept):
     """What `encode_state` needs of a game, worked out once: its scales, the slices that are the
-    same at every position (rules, copies), and each observer's seats in relative order."""
+    same at every position (rules, copies) as float32 bytes, and each observer's seats in relative
+    order."""
 
     def __init__(self, game: TroikaGame) -> None:
         n = game.num_players
         copies = game.tile_counts
+        self.n = n
         self.troika_on = game.troika_on
         self.copies = list(copies)
         self.inv = [1.0 / k if k else 0.0 for k in copies]
@@ -218,13 +220,14 @@ class _Fixed:
         self.values = [[k * v for k in range(game.total_tiles + 1)] for v in self.inv]
         self.total = max(1, game.total_tiles)
         most = max(1, *copies)
-        self.constant = [
+        constant = [
             1.0 if game.troika_on else 0.0,
             game.troika_bonus / SCORE,
             game.troika_min_container / 15,
             game.hand_limit / 15,
             *(copies[i] / most for i in range(N_NUMBERS)),
         ]
+        self.constant = tensors.packer(len(constant))(*constant)
         self.rounds = max(1, game.rounds)
         self.chip_scale = max(1, *(abs(c) for c in game.chips))
         self.rounds_chips = self.rounds * self.chip_scale
@@ -232,16 +235,24 @@ class _Fixed:
         self.least = game.troika_min_container
         self.places = max(1, n - 1)
         self.orders = [[(me + i) % n for i in range(n)] for me in range(n)]
-        self.no_last = [0.0] * (1 + n * LAST_WIDTH)
+        self.no_last = tensors.packer(1 + n * LAST_WIDTH)(*[0.0] * (1 + n * LAST_WIDTH))
         self.zeros = [0] * N_NUMBERS
+        self.pack_counts = tensors.packer(8 + 4 * N_NUMBERS)  # progress, then mine … unseen
+        self.pack_seat = tensors.packer(6)
+        self.pack_last = tensors.packer(1 + n * LAST_WIDTH)
+        self.shape = shape(game)
+        # per events list (by identity): [the list, events read, its last round_end event or None]
+        # — see `_last_round_end`
+        self.round_ends: dict[int, list[Any]] = {}
 
 
 # The blocks of values that repeat from step to step, by what they are made of (least recently used
-# first out): a container stays for several steps, and its seat's block shows it the same way.
+# first out): a container stays for several steps, and its seat's block shows it the same way. They
+# are float32 bytes, joined with the rest into the tensor.
 
 
 @lru_cache(maxsize=1 << 14)
-def _container_block(fixed: _Fixed, container: tuple[int, ...]) -> tuple[list[float], tuple[float, ...]]:
+def _container_block(fixed: _Fixed, container: tuple[int, ...]) -> tuple[bytes, bytes]:
     """What a seat's block shows of its container, as `encode` writes it: its counts and size (the
     block's first values) and its score, fuel and size check (the last ones)."""
     csize = sum(container)
@@ -249,26 +260,45 @@ def _container_block(fixed: _Fixed, container: tuple[int, ...]) -> tuple[list[fl
     head.append(csize / 15)
     if csize:
         score, fuel = score_and_fuel(container)
-        return head, (score / SCORE, 1.0 if fuel else 0.0, 1.0 if csize >= fixed.least else 0.0)
-    return head, (0.0, 0.0, 1.0 if csize >= fixed.least else 0.0)
+        tail = (score / SCORE, 1.0 if fuel else 0.0, 1.0 if csize >= fixed.least else 0.0)
+    else:
+        tail = (0.0, 0.0, 1.0 if csize >= fixed.least else 0.0)
+    return tensors.packer(len(head))(*head), tensors.packer(3)(*tail)
 
 
 @lru_cache(maxsize=1 << 14)
-def _own_block(fixed: _Fixed, both: tuple[int, ...], container_size: int) -> tuple[float, ...]:
+def _own_block(fixed: _Fixed, both: tuple[int, ...], container_size: int) -> bytes:
     """The observer's `own` values from its hand plus container, and its container's size."""
     size = sum(both)
     if not size:
-        return (0.0, 0.0, 0.0, 0.0)
+        return tensors.packer(4)(0.0, 0.0, 0.0, 0.0)
     score, fuel = score_and_fuel(both)
     ready = fixed.troika_on and container_size >= fixed.least and zero_waste_with_fuel(both)
-    return (score / SCORE, 1.0 if fuel else 0.0, 1.0 if ready else 0.0, ((-size) % 3) / 2)
+    return tensors.packer(4)(score / SCORE, 1.0 if fuel else 0.0, 1.0 if ready else 0.0, ((-size) % 3) / 2)
+
+
+def _last_round_end(fixed: _Fixed, events: list[tuple[Any, ...]]) -> tuple[Any, ...] | None:
+    """The last round_end event of `events` (what the view's `last_round` shows), read on from where
+    the last call stopped: a state's events are only appended to (a copy is another list, another
+    entry), so only the new ones need a look."""
+    kept = fixed.round_ends.get(id(events))
+    if kept is None or kept[0] is not events or kept[1] > len(events):
+        if len(fixed.round_ends) >= 64:
+            fixed.round_ends.clear()  # finished games' lists; the live ones are read again once
+        kept = fixed.round_ends[id(events)] = [events, 0, None]
+    for i in range(kept[1], len(events)):
+        if events[i][0] == "round_end":
+            kept[2] = events[i]
+    kept[1] = len(events)
+    found: tuple[Any, ...] | None = kept[2]
+    return found
 
 
 def encode_state(game: TroikaGame, state: Any, seat: int | None, out: np.ndarray) -> None:
     """`encode(game, state.view(seat), out)` without building the view: the same values, bit for bit,
-    read from the state's fields (only those the view shows). `out` need not be zeroed. The tensor is
-    built as a list in slice order (appending is cheaper than indexed writes) and copied once; what
-    it shows of a container, and the own block, come from tables (they repeat from step to step)."""
+    read from the state's fields (only those the view shows). `out` need not be zeroed. The tensor
+    is float32 bytes joined in slice order and written once: the values that change at every step
+    packed, the blocks that repeat (what it shows of a container, the own block) from tables."""
     fixed: _Fixed = game.__dict__.get("_observation_fixed") or tensors.fixed(game, _Fixed)
     inv = fixed.inv
     total = fixed.total
@@ -290,7 +320,7 @@ def encode_state(game: TroikaGame, state: Any, seat: int | None, out: np.ndarray
     rounds = fixed.rounds
     rnd = state.round
     current = state.current_player
-    vals = [
+    progress_and_counts = fixed.pack_counts(
         rnd / rounds,
         1.0 if rnd >= rounds else 0.0,
         1.0 if current is None else 0.0,
@@ -299,13 +329,17 @@ def encode_state(game: TroikaGame, state: Any, seat: int | None, out: np.ndarray
         sum(mine) / total,
         sum(unseen) / total,
         sum(returned) / total,
+        *map(mul, mine, inv),
+        *map(mul, hand, inv),
+        *map(mul, returned, inv),
+        *map(mul, unseen, inv),
+    )
+    parts = [
+        progress_and_counts[:32],  # progress (8 values), then the rules and copies
+        fixed.constant,
+        progress_and_counts[32:],
+        _own_block(fixed, tuple(map(add, hand, own_container)), sum(own_container)),
     ]
-    vals += fixed.constant
-    vals += map(mul, mine, inv)
-    vals += map(mul, hand, inv)
-    vals += map(mul, returned, inv)
-    vals += map(mul, unseen, inv)
-    vals += _own_block(fixed, tuple(map(add, hand, own_container)), sum(own_container))
 
     start = state.start_player
     first = state.first_declarer
@@ -314,38 +348,47 @@ def encode_state(game: TroikaGame, state: Any, seat: int | None, out: np.ndarray
     chips = state.chips
     limit = fixed.limit
     rounds_chips = fixed.rounds_chips
+    pack_seat = fixed.pack_seat
     for q in fixed.orders[me]:
         head, tail = _container_block(fixed, tuple(containers[q]))
-        vals += head
-        vals += (
-            hand_sizes[q] / limit,
-            1.0 if current == q else 0.0,
-            1.0 if start == q else 0.0,
-            1.0 if declared[q] else 0.0,
-            1.0 if first == q else 0.0,
-            chips[q] / rounds_chips,
+        parts += (
+            head,
+            pack_seat(
+                hand_sizes[q] / limit,
+                1.0 if current == q else 0.0,
+                1.0 if start == q else 0.0,
+                1.0 if declared[q] else 0.0,
+                1.0 if first == q else 0.0,
+                chips[q] / rounds_chips,
+            ),
+            tail,
         )
-        vals += tail
 
     # the view's `last_round`: the last round_end event, which sets last_placements (none before it)
-    for e in () if state.last_placements is None else reversed(state.events):
-        if e[0] == "round_end":
-            scores, gained, placements, first_declarer = e[5], e[6], e[7], e[8]
-            chip_scale = fixed.chip_scale
-            places = fixed.places
-            vals.append(1.0)
-            for q in fixed.orders[me]:
-                score = scores[q]
-                vals += (
-                    1.0 if score is None else 0.0,
-                    0.0 if score is None else score / SCORE,
-                    gained[q] / chip_scale,
-                    (placements[q] - 1) / places,
-                    1.0 if first_declarer == q else 0.0,
-                )
-            break
+    e = None if state.last_placements is None else _last_round_end(fixed, state.events)
+    if e is not None:
+        scores, gained, placements, first_declarer = e[5], e[6], e[7], e[8]
+        chip_scale = fixed.chip_scale
+        places = fixed.places
+        last = [1.0]
+        for q in fixed.orders[me]:
+            score = scores[q]
+            last += (
+                1.0 if score is None else 0.0,
+                0.0 if score is None else score / SCORE,
+                gained[q] / chip_scale,
+                (placements[q] - 1) / places,
+                1.0 if first_declarer == q else 0.0,
+            )
+        parts.append(fixed.pack_last(*last))
     else:
-        vals += fixed.no_last
-    flat = out.reshape(-1)
-    flat[:] = vals
-    tensors.clip_unit(flat)
+        parts.append(fixed.no_last)
+    whole = b"".join(parts)
+    mem = tensors.as_bytes(out)
+    if mem is not None:
+        mem[:] = whole
+    else:  # a strided out: through an array of the bytes
+        import numpy as np
+
+        out[...] = np.frombuffer(whole, dtype=np.float32).reshape(fixed.shape)
+    tensors.clip_unit(out)
