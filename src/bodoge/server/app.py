@@ -59,7 +59,7 @@ from bodoge.server.reviews import ReviewRefused, Reviews, answer_text
 from bodoge.server.safety import Safety
 from bodoge.server.safety import router as safety_router
 from bodoge.server.seating import Seatings
-from bodoge.server.seating import router as seating_router
+from bodoge.server.seating_api import router as seating_router
 from bodoge.server.storage import Storage
 from bodoge.server.table.chat import CHAT_SHOWN
 from bodoge.server.table.clock import LONG_RESERVE, LONG_TURN

@@ -31,6 +31,8 @@ A seat whose person never came: before the start, the creator removes it (POST .
 the seat's place in the list); after the start, at the table, the creator hands it to a stand-in
 bot at once (the table's own grace period, `away_grace`, would do the same later), if that person has
 not connected since the table was loaded.
+
+The rows and their transactions are in seating_store.py, the HTTP routes in seating_api.py.
 """
 
 from __future__ import annotations
@@ -38,42 +40,22 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import functools
-import json
 import logging
 import random
-import threading
 import time
-from collections.abc import Callable, Iterator
-from dataclasses import dataclass, replace
+from collections.abc import Callable
+from dataclasses import replace
 from typing import TYPE_CHECKING, Any, TypeVar
 
-from fastapi import APIRouter, HTTPException, Request, Response
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
-from sqlalchemy import (
-    Boolean,
-    Column,
-    Engine,
-    Float,
-    Index,
-    Integer,
-    String,
-    Table,
-    Text,
-    delete,
-    func,
-    insert,
-    select,
-    update,
-)
 
 from bodoge import agents
 from bodoge.core.registry import game_class, make
 from bodoge.core.registry import games as game_names
 from bodoge.errors import BodogeError
 from bodoge.server.forms import option_form
-from bodoge.server.guard import TooMany, client_address, json_body
-from bodoge.server.players import FORMER, Player, Players, need_player, player_of, players_table
-from bodoge.server.storage import metadata
+from bodoge.server.players import FORMER, Player, Players
+from bodoge.server.seating_store import Lost, QuickCheck, Seating, Store, seatings_table
 from bodoge.server.table.connection import hash_token
 from bodoge.server.tables import TABLE_FIELDS, TableBusy, _set_up, new_table_id
 
@@ -92,119 +74,10 @@ KEPT = 7 * 86400.0  # seconds the row of a started or cancelled seating is kept 
 QUICK_BOTS_AFTER = 60  # seconds a quick match waits for people before bots fill its seats
 QUICK_CLOCK = {"turn_seconds": 60, "reserve_seconds": 300}  # strangers: nobody waits forever
 FILL_EVERY = 1.0  # seconds between two looks for seatings due to start
-LISTED = 100  # public seatings GET /api/seatings gives at most
 QUICK_LOOKS = 5  # the oldest quick seatings a quick match looks at (one that fills starts at once)
 QUICK_BATCH = 100  # quick matches looked at and written in one transaction at most
 MAX_WAIT = 25.0  # seconds a long poll of one seating (GET /api/seatings/ID?version=V&wait=S) may wait
 STATUSES = ("waiting", "starting", "started", "cancelled")
-
-seatings_table = Table(
-    "bodoge_seatings",
-    metadata,
-    Column("id", String(16), primary_key=True),
-    Column("game", String(64), nullable=False),
-    Column("players", Integer, nullable=False),
-    Column("options", Text, nullable=False),  # JSON: the game's options, as its table will have them
-    Column("clock", Text, nullable=True),  # JSON {turn_seconds, reserve_seconds}, or NULL: no clock
-    Column("public", Boolean, nullable=False),
-    Column("quick", Boolean, nullable=False),  # made by quick match (so quick match may seat people)
-    Column("bots_after", Float, nullable=True),  # NULL: never
-    Column("bot", String(200), nullable=False),
-    Column("creator", String(16), nullable=False),
-    Column("seats", Text, nullable=False),  # JSON: the seated players' ids, in the order they sat
-    Column("table_seats", Text, nullable=True),  # JSON, once starting: the table's seats (id or null)
-    Column("status", String(16), nullable=False),
-    Column("table_id", String(16), nullable=True),
-    Column("problem", String(400), nullable=True),  # why a start failed (then cancelled)
-    Column("version", Integer, nullable=False),  # compare-and-swap: every change adds one
-    Column("created_at", Float, nullable=False),
-    Column("updated_at", Float, nullable=False),
-)
-Index("ix_bodoge_seatings_open", seatings_table.c.status, seatings_table.c.game, seatings_table.c.players)
-
-
-@dataclass(frozen=True)
-class Seating:
-    id: str
-    game: str
-    players: int
-    options: dict[str, Any]
-    clock: dict[str, int] | None
-    public: bool
-    quick: bool
-    bots_after: float | None
-    bot: str
-    creator: str
-    seats: tuple[str, ...]
-    table_seats: tuple[str | None, ...] | None
-    status: str
-    table_id: str | None
-    problem: str | None
-    version: int
-    created_at: float
-    updated_at: float
-
-    @classmethod
-    def from_db(cls, row: Any) -> Seating:
-        order = None if row.table_seats is None else tuple(json.loads(row.table_seats))
-        return cls(
-            id=row.id,
-            game=row.game,
-            players=row.players,
-            options=json.loads(row.options),
-            clock=None if row.clock is None else json.loads(row.clock),
-            public=bool(row.public),
-            quick=bool(row.quick),
-            bots_after=row.bots_after,
-            bot=row.bot,
-            creator=row.creator,
-            seats=tuple(json.loads(row.seats)),
-            table_seats=order,
-            status=row.status,
-            table_id=row.table_id,
-            problem=row.problem,
-            version=row.version,
-            created_at=row.created_at,
-            updated_at=row.updated_at,
-        )
-
-    def to_db(self) -> dict[str, Any]:
-        return {
-            "id": self.id,
-            "game": self.game,
-            "players": self.players,
-            "options": json.dumps(self.options),
-            "clock": None if self.clock is None else json.dumps(self.clock),
-            "public": self.public,
-            "quick": self.quick,
-            "bots_after": self.bots_after,
-            "bot": self.bot,
-            "creator": self.creator,
-            "seats": json.dumps(list(self.seats)),
-            "table_seats": None if self.table_seats is None else json.dumps(list(self.table_seats)),
-            "status": self.status,
-            "table_id": self.table_id,
-            "problem": self.problem,
-            "version": self.version,
-            "created_at": self.created_at,
-            "updated_at": self.updated_at,
-        }
-
-    @property
-    def free(self) -> int:
-        return self.players - len(self.seats)
-
-    def bots_at(self) -> float | None:
-        """When the free seats are filled with bots (server time), or None: never."""
-        return None if self.bots_after is None else self.created_at + self.bots_after
-
-    def due(self, now: float) -> bool:
-        """Its wait is over and someone is seated: bots fill the rest and it starts."""
-        at = self.bots_at()
-        return self.status == "waiting" and at is not None and at <= now and bool(self.seats)
-
-
-QuickCheck = tuple[str, int, dict[str, Any], str]  # a quick match's game, players, options and bot
 
 
 class Refused(Exception):
@@ -213,10 +86,6 @@ class Refused(Exception):
     def __init__(self, status: int, message: str) -> None:
         super().__init__(message)
         self.status, self.message = status, message
-
-
-class Lost(Exception):
-    """Another change (another process) came first: read again and decide again."""
 
 
 # -- what a seating may be ----------------------------------------------------------------------
@@ -332,139 +201,6 @@ def new_seating(
 
 
 # -- the store ----------------------------------------------------------------------------------
-
-
-class Store:
-    """The seatings' rows (synchronous: called in a worker thread). Each call is a transaction of its
-    own, or part of the one `transaction()` holds open in this thread: a quick match's batch, or one
-    decision with several writes, is then committed once (a commit waits for the disk: one for many
-    players sitting down is what lets a crowd arrive at once)."""
-
-    def __init__(self, engine: Engine, on_change: Callable[[str], None] | None = None) -> None:
-        self.engine = engine
-        self.on_change = on_change  # told of every change made here (from the worker thread)
-        self._local = threading.local()  # this thread's open transaction, and what it changed
-
-    @contextlib.contextmanager
-    def transaction(self) -> Iterator[None]:
-        """The calls in this block in one transaction (rolled back if it raises); those who wait for
-        the seatings it changed are told once it is committed."""
-        if getattr(self._local, "conn", None) is not None:  # inside one already: part of it
-            yield
-            return
-        changed: list[str] = []
-        with self.engine.begin() as conn:
-            self._local.conn, self._local.changed = conn, changed
-            try:
-                yield
-            finally:
-                self._local.conn = self._local.changed = None
-        if self.on_change is not None:
-            for sid in dict.fromkeys(changed):
-                self.on_change(sid)
-
-    @contextlib.contextmanager
-    def _conn(self) -> Iterator[Any]:
-        conn = getattr(self._local, "conn", None)
-        if conn is not None:
-            yield conn
-        else:
-            with self.engine.begin() as own:
-                yield own
-
-    def load(self, sid: str) -> Seating | None:
-        with self._conn() as conn:
-            row = conn.execute(select(seatings_table).where(seatings_table.c.id == sid)).first()
-        return None if row is None else Seating.from_db(row)
-
-    def insert(self, seating: Seating) -> None:
-        with self._conn() as conn:
-            conn.execute(insert(seatings_table).values(**seating.to_db()))
-
-    def swap(self, old: Seating, **changes: Any) -> Seating:
-        """The seating changed, if nobody changed it since `old` was read; Lost otherwise."""
-        new = replace(old, version=old.version + 1, updated_at=time.time(), **changes)
-        values = new.to_db()
-        del values["id"]
-        with self._conn() as conn:
-            done = conn.execute(
-                update(seatings_table)
-                .where(seatings_table.c.id == old.id, seatings_table.c.version == old.version)
-                .values(**values)
-            ).rowcount
-        if done != 1:
-            raise Lost
-        changed = getattr(self._local, "changed", None)
-        if changed is not None:
-            changed.append(old.id)  # told once the transaction is committed
-        elif self.on_change is not None:
-            self.on_change(old.id)
-        return new
-
-    def where(self, *conditions: Any, oldest_first: bool = True, limit: int = LISTED) -> list[Seating]:
-        order = seatings_table.c.created_at if oldest_first else seatings_table.c.created_at.desc()
-        with self._conn() as conn:
-            rows = conn.execute(select(seatings_table).where(*conditions).order_by(order).limit(limit)).all()
-        return [Seating.from_db(r) for r in rows]
-
-    def of_player(self, pid: str, statuses: tuple[str, ...] = ("waiting",)) -> list[Seating]:
-        """The player's seatings of these statuses (a player id is 16 random characters: a seats text
-        that holds it names the player; checked again after reading)."""
-        found = self.where(
-            seatings_table.c.status.in_(statuses),
-            seatings_table.c.seats.contains(pid, autoescape=True),
-            limit=1000,
-        )
-        return [s for s in found if pid in s.seats]
-
-    def count_waiting(self) -> int:
-        with self._conn() as conn:
-            return int(
-                conn.execute(
-                    select(func.count())
-                    .select_from(seatings_table)
-                    .where(seatings_table.c.status == "waiting")
-                ).scalar_one()
-            )
-
-    def mark_started(self, ids: list[str]) -> None:
-        """These seatings' tables are made: starting -> started, in one write."""
-        c = seatings_table.c
-        with self._conn() as conn:
-            conn.execute(
-                update(seatings_table)
-                .where(c.id.in_(ids), c.status == "starting")
-                .values(status="started", version=c.version + 1, updated_at=time.time())
-            )
-        if self.on_change is not None:
-            for sid in ids:
-                self.on_change(sid)
-
-    def present(self, pids: tuple[str, ...]) -> set[str]:
-        """Those of these players who still exist (not deleted)."""
-        if not pids:
-            return set()
-        with self._conn() as conn:
-            rows = conn.execute(
-                select(players_table.c.id).where(
-                    players_table.c.id.in_(list(pids)), players_table.c.deleted_at.is_(None)
-                )
-            ).all()
-        return {r.id for r in rows}
-
-    def forget_old(self, before: float) -> int:
-        with self.engine.begin() as conn:
-            return int(
-                conn.execute(
-                    delete(seatings_table).where(
-                        seatings_table.c.status.in_(("started", "cancelled")),
-                        seatings_table.c.updated_at < before,
-                    )
-                ).rowcount
-            )
-
-
-# -- the rules of sitting down ------------------------------------------------------------------
 
 
 class Seatings:
@@ -1059,118 +795,3 @@ class RemoveIn(BaseModel):
     # Waiting: the place in the list of who sat down; started: the table's seat number.
     seat: int = Field(ge=0, le=15)
     player: str | None = Field(default=None, max_length=16)  # whose seat it should be (a check)
-
-
-def seatings_of(request: Request) -> Seatings:
-    """The app's Seatings (made at startup; made here on first use where the app did not)."""
-    state = request.app.state
-    seatings: Seatings | None = getattr(state, "seatings", None)
-    if seatings is None:
-        seatings = state.seatings = Seatings(state.manager, state.players)
-        seatings.start()
-    return seatings
-
-
-async def _answer(request: Request, act: Callable[[Seatings], Any], viewer: Player | None) -> dict[str, Any]:
-    seatings = seatings_of(request)
-    try:
-        seating = await act(seatings)
-    except Refused as exc:
-        raise HTTPException(exc.status, exc.message) from None
-    return (await seatings.describe([seating], viewer))[0]
-
-
-def _creating(request: Request) -> None:
-    """A new open table counts as a table made from the address (the table limits of POST /api/tables)."""
-    try:
-        request.app.state.guard.hit_create(client_address(request))
-    except TooMany as exc:
-        raise HTTPException(429, exc.message, headers={"Retry-After": str(exc.retry_after)}) from None
-
-
-router = APIRouter()
-
-
-@router.post("/api/seatings", status_code=201)
-async def create_seating(request: Request) -> dict[str, Any]:
-    """Make an open table and sit down at it: {game, players?, options?, clock?, public?,
-    bots_after?, bot?}."""
-    player = await need_player(request)
-    body = await json_body(
-        request, SeatingIn, 'an open table is made with a JSON body {"game": ..., "players": ...}'
-    )
-    if body.bot is not None and agents.parse_spec(body.bot)[0] not in agents.names():
-        raise HTTPException(400, f"bot is one of this server's agents: {', '.join(agents.names())}")
-    _creating(request)
-    return await _answer(request, lambda s: s.create(player, body), player)
-
-
-@router.get("/api/seatings")
-async def list_seatings(request: Request, game: str | None = None, limit: int = 50) -> dict[str, Any]:
-    """The public open tables waiting for people, oldest first (the lobby's list)."""
-    if game is not None and game not in game_names():
-        raise HTTPException(400, f"no game {game[:40]!r}; the games are {', '.join(game_names())}")
-    seatings = seatings_of(request)
-    found = await seatings.listed(game, max(1, min(limit, LISTED)))
-    viewer = await player_of(request)
-    return {"seatings": await seatings.describe(found, viewer)}
-
-
-@router.get("/api/seatings/mine")
-async def my_seatings(request: Request) -> dict[str, Any]:
-    """The player's own open tables: waiting, or started in the last ten minutes."""
-    player = await need_player(request)
-    seatings = seatings_of(request)
-    found = [await seatings.settle(s) for s in await seatings.mine(player)]
-    return {"seatings": await seatings.describe(found, player)}
-
-
-@router.get("/api/seatings/{sid}")
-async def get_seating(
-    request: Request, sid: str, version: int | None = None, wait: float = 0.0
-) -> dict[str, Any]:
-    """One open table (a private one too: its id is its link). A seated player who asks with their
-    key gets `you.join_url`, their own seat's link, once it has started. With `version` (the one the
-    asker has) and `wait` (seconds, at most MAX_WAIT), the answer comes when the seating has changed
-    since, or when the wait is over: the waiting page learns at once that its game started."""
-    if not 0 <= wait <= MAX_WAIT:
-        raise HTTPException(422, f"wait is 0 to {MAX_WAIT:g} seconds")
-    viewer = await player_of(request)
-    if wait and version is not None:
-        return await _answer(request, lambda s: s.wait_change(sid, version, wait), viewer)
-    return await _answer(request, lambda s: s.get(sid), viewer)
-
-
-@router.post("/api/seatings/{sid}/join")
-async def join_seating(request: Request, sid: str) -> dict[str, Any]:
-    player = await need_player(request)
-    return await _answer(request, lambda s: s.join(player, sid), player)
-
-
-@router.post("/api/seatings/{sid}/leave")
-async def leave_seating(request: Request, sid: str) -> dict[str, Any]:
-    player = await need_player(request)
-    return await _answer(request, lambda s: s.leave(player, sid), player)
-
-
-@router.post("/api/seatings/{sid}/remove")
-async def remove_seat(request: Request, sid: str) -> dict[str, Any]:
-    """The creator removes a seat whose person never came (see the module)."""
-    player = await need_player(request)
-    body = await json_body(request, RemoveIn, 'a seat is removed with a JSON body {"seat": ...}')
-    return await _answer(request, lambda s: s.remove(player, sid, body), player)
-
-
-@router.delete("/api/seatings/{sid}", status_code=204)
-async def cancel_seating(request: Request, sid: str) -> Response:
-    player = await need_player(request)
-    await _answer(request, lambda s: s.cancel(player, sid), player)
-    return Response(status_code=204)
-
-
-@router.post("/api/quickmatch")
-async def quick_match(request: Request) -> dict[str, Any]:
-    """Sit down at a quick-match table of the game (and number of players), or make one."""
-    player = await need_player(request)
-    body = await json_body(request, QuickIn, 'quick match takes a JSON body {"game": ..., "players": ...}')
-    return await _answer(request, lambda s: s.quick(player, body), player)

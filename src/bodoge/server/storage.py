@@ -63,7 +63,7 @@ SCHEMA_MODULES = (
     "bodoge.server.players",
     "bodoge.server.safety",
     "bodoge.server.ratings",
-    "bodoge.server.seating",
+    "bodoge.server.seating_store",
     "bodoge.server.longplay",
 )
 
