@@ -47,12 +47,14 @@ from collections.abc import Callable
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any, TypeVar
 
+from fastapi.exceptions import RequestValidationError
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from bodoge import agents
 from bodoge.core.registry import game_class, make
 from bodoge.core.registry import games as game_names
 from bodoge.errors import BodogeError
+from bodoge.server.bodies import ClockIn
 from bodoge.server.forms import option_form
 from bodoge.server.players import FORMER, Player, Players
 from bodoge.server.seating_store import Lost, QuickCheck, Seating, Store, seatings_table
@@ -751,12 +753,7 @@ class Seatings:
 
 
 def _clock(clock: dict[str, Any]) -> dict[str, int]:
-    """The clock as a table's creation takes it (app.ClockIn, imported here: app imports this
-    module); 422 with its errors."""
-    from fastapi.exceptions import RequestValidationError
-
-    from bodoge.server.app import ClockIn
-
+    """The clock as a table's creation takes it (bodies.ClockIn); 422 with its errors."""
     try:
         return ClockIn.model_validate(clock).model_dump()
     except ValidationError as exc:
@@ -775,7 +772,7 @@ class SeatingIn(BaseModel):
     game: str = Field(max_length=64)
     players: int | None = Field(default=None, ge=2, le=16)
     options: dict[str, Any] = Field(default_factory=dict, max_length=32)
-    clock: dict[str, Any] | None = Field(default=None, max_length=4)  # app.ClockIn
+    clock: dict[str, Any] | None = Field(default=None, max_length=4)  # bodies.ClockIn
     public: bool = True
     # Seconds after which the free seats get bots (None: never): whole seconds, up to an hour.
     bots_after: int | None = Field(default=None, ge=1, le=MAX_BOTS_AFTER)
