@@ -11,10 +11,10 @@ Each row is one arena run: bodoge's `ismcts:seconds=S` in one seat against n −
 seats rotated and deals duplicated (every deal is played once with our bot in each seat). The peer:
 - `openspiel` (the default): OpenSpiel's Python `ISMCTSBot` with one random rollout per simulation,
   UCT c = 2, max-visit final policy, playing through bodoge's OpenSpiel registration. It has no time
-  budget, so each move gets the simulations it ran in S seconds on its moves before (`SpielAgent`);
-  the printed seconds per move show both sides' time. Its strength so moves with the machine's
-  load (rows measured on different days differ); `--peer-simulations K` gives it K simulations a
-  move instead, whatever the load (`openspiel:simulations=K`: a yardstick that stays put, while the
+  budget, so each move gets the simulations it ran in S seconds on its moves before (`SpielAgent`,
+  bench/peer_agents.py); the printed seconds per move show both sides' time. Its strength so moves
+  with the machine's load (rows measured on different days differ); `--peer-simulations K` gives it
+  K simulations a move instead, whatever the load (`openspiel:simulations=K`: a yardstick that stays put, while the
   seconds it took are printed beside ours);
 - `heuristic`: bodoge's rule-of-thumb bot for the game.
 The peer decides from the seat's view only: it searches from a state sampled from that view
@@ -29,75 +29,18 @@ results/peer/ and resumed (a network's by the weights it plays with).
 from __future__ import annotations
 
 import argparse
-import random
 import sys
-import time
-from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
 sys.path.insert(0, str(Path(__file__).parent))
 
 import bodoge
-from agents import positions  # bench/agents.py
+import peer_agents  # bench/peer_agents.py: OpenSpiel's ISMCTS as the `openspiel` agent
 from bodoge import agents, arena
-from bodoge.core.game import Game
 from bodoge.core.registry import game_class
-from bodoge.rl.openspiel_adapter import BodogeSpielState
 from nn import uses_network, weights_tag  # bench/nn.py
-from search import spiel_bot, spiel_game, spiel_rate  # bench/search.py
-
-MAX_SIMULATIONS = 100_000  # the most `--peer-simulations` (and `openspiel:simulations=K`) allows
-
-
-class SpielAgent:
-    """OpenSpiel's ISMCTSBot as a bodoge agent with a time budget: `openspiel:seconds=S`.
-
-    The bot has only a number of simulations, so each move gets as many as it ran in S seconds on the
-    moves before (a running mean of its own speed on this machine, under the same load as ours).
-    `openspiel:simulations=K` gives every move K simulations instead, whatever the load."""
-
-    def __init__(self, seconds: float = 0.1, simulations: int = 0) -> None:
-        if not 0 <= simulations <= MAX_SIMULATIONS:
-            raise ValueError(f"simulations must be 0 (use seconds) to {MAX_SIMULATIONS}, not {simulations}")
-        self.seconds = seconds
-        self.fixed = simulations
-        self.spec = (
-            f"openspiel:simulations={simulations}" if simulations else f"openspiel:seconds={seconds:g}"
-        )
-        self._games: dict[str, Any] = {}
-        self._rate: dict[str, float] = {}  # simulations per second, per game
-
-    def act(self, game: Game, view: Mapping[str, Any], rng: random.Random) -> int:
-        key = repr(game)
-        if key not in self._games:
-            self._games[key] = spiel_game(game)
-            if not self.fixed:
-                self._rate[key] = spiel_rate(game, positions(game, 3), 30)
-        sgame = self._games[key]
-        legal = agents.legal_ids(view)
-        if len(legal) == 1:
-            return legal[0]
-        simulations = self.fixed or max(1, round(self._rate[key] * self.seconds))
-        start = time.perf_counter()
-        state = BodogeSpielState(sgame, game.sample_state(view, rng))
-        seed = rng.getrandbits(32)
-        ran = 0  # simulations of every try, for the rate: the time below counts them all
-        while True:
-            ran += simulations
-            try:
-                action = int(spiel_bot(sgame, simulations, seed).step(state))
-                break
-            except AssertionError:
-                # OpenSpiel's ISMCTS asserts that a legal move of the real state was visited; with a
-                # handful of simulations (its rate falls on a loaded machine) none may be. Give it more.
-                if simulations > 10_000:
-                    raise
-                simulations *= 2
-        if not self.fixed:
-            rate = ran / (time.perf_counter() - start)
-            self._rate[key] = 0.8 * self._rate[key] + 0.2 * rate
-        return action
+from peer_agents import MAX_SIMULATIONS
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -124,7 +67,7 @@ def main(argv: list[str] | None = None) -> None:
         parser.error(f"--peer-simulations must be 1 to {MAX_SIMULATIONS}, not {args.peer_simulations}")
     if args.peer_simulations and args.against != "openspiel":
         parser.error("--peer-simulations sizes OpenSpiel's bot: it needs --against openspiel")
-    agents.register("openspiel", SpielAgent)
+    peer_agents.register()
     # a search gets the thinking time; a bot that does not think (nn, heuristic) plays as it is
     thinks = agents.parse_spec(args.spec)[0] == "ismcts"
     ours = f"{args.spec}{',' if ':' in args.spec else ':'}seconds={args.seconds:g}" if thinks else args.spec
