@@ -4,6 +4,7 @@
 
 // The lobby's own strings (the table page shares common.js's).
 Object.assign(STRINGS.en, {
+  leaderboards: "Leaderboards",
   startTitle: "New here? Pick a game",
   startHelp: "Learn to play: a short lesson on the game's own board. Rules: the whole game, with pictures. Play against bots: a game of your own at once, with hints.",
   learnToPlay: "Learn to play",
@@ -38,6 +39,7 @@ Object.assign(STRINGS.en, {
   gone: "no longer on this server",
 });
 Object.assign(STRINGS.ja, {
+  leaderboards: "ランキング",
   startTitle: "はじめての方へ：ゲームを選んでください",
   startHelp: "遊び方を学ぶ：ゲームの盤面で進む短いレッスン。ルール：図解つきの全ルール。ボットと対戦：ヒントつきで今すぐ1ゲーム。",
   learnToPlay: "遊び方を学ぶ",
