@@ -44,7 +44,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from functools import lru_cache
-from operator import add, getitem, mul, sub
+from operator import add, getitem, sub
 from typing import TYPE_CHECKING, Any
 
 from bodoge.core import tensors
@@ -244,14 +244,21 @@ class _Fixed(tensors.Kept):
         # per events list (by identity): [the list, events read, its last round_end event or None]
         # — see `_last_round_end`
         self.round_ends: dict[int, list[Any]] = {}
+        # the repeating blocks met so far (see `_container_block`, `_own_block`)
+        self.blocks: dict[tuple[int, ...], tuple[bytes, bytes]] = {}
+        self.owns: dict[tuple[int, ...], bytes] = {}
 
 
-# The blocks of values that repeat from step to step, by what they are made of (least recently used
-# first out): a container stays for several steps, and its seat's block shows it the same way. They
-# are float32 bytes, joined with the rest into the tensor.
+# The blocks of values that repeat from step to step, by what they are made of: a container stays
+# for several steps, and its seat's block shows it the same way. They are float32 bytes, joined with
+# the rest into the tensor, kept in the game's `_Fixed` tables, keyed by tuples of ints only: such a
+# key (and its value of bytes) is no object the garbage collector keeps following, where a key
+# holding the `_Fixed` itself (as an `lru_cache` on both would) stays tracked, and thousands of
+# them made the collector's full passes cost more than the tables saved. A full table starts again.
+
+TABLE_LIMIT = 1 << 14  # entries per table
 
 
-@lru_cache(maxsize=1 << 14)
 def _container_block(fixed: _Fixed, container: tuple[int, ...]) -> tuple[bytes, bytes]:
     """What a seat's block shows of its container, as `encode` writes it: its counts and size (the
     block's first values) and its score, fuel and size check (the last ones)."""
@@ -263,18 +270,32 @@ def _container_block(fixed: _Fixed, container: tuple[int, ...]) -> tuple[bytes, 
         tail = (score / SCORE, 1.0 if fuel else 0.0, 1.0 if csize >= fixed.least else 0.0)
     else:
         tail = (0.0, 0.0, 1.0 if csize >= fixed.least else 0.0)
-    return tensors.packer(len(head))(*head), tensors.packer(3)(*tail)
+    block = tensors.packer(len(head))(*head), tensors.packer(3)(*tail)
+    blocks = fixed.blocks
+    if len(blocks) >= TABLE_LIMIT:
+        blocks.clear()
+    blocks[container] = block
+    return block
 
 
-@lru_cache(maxsize=1 << 14)
-def _own_block(fixed: _Fixed, both: tuple[int, ...], container_size: int) -> bytes:
-    """The observer's `own` values from its hand plus container, and its container's size."""
+def _own_block(fixed: _Fixed, key: tuple[int, ...]) -> bytes:
+    """The observer's `own` values from `key`: its hand plus container (15 counts), then its
+    container's size."""
+    both = key[:N_NUMBERS]
     size = sum(both)
     if not size:
-        return tensors.packer(4)(0.0, 0.0, 0.0, 0.0)
-    score, fuel = score_and_fuel(both)
-    ready = fixed.troika_on and container_size >= fixed.least and zero_waste_with_fuel(both)
-    return tensors.packer(4)(score / SCORE, 1.0 if fuel else 0.0, 1.0 if ready else 0.0, ((-size) % 3) / 2)
+        block = tensors.packer(4)(0.0, 0.0, 0.0, 0.0)
+    else:
+        score, fuel = score_and_fuel(both)
+        ready = fixed.troika_on and key[N_NUMBERS] >= fixed.least and zero_waste_with_fuel(both)
+        block = tensors.packer(4)(
+            score / SCORE, 1.0 if fuel else 0.0, 1.0 if ready else 0.0, ((-size) % 3) / 2
+        )
+    owns = fixed.owns
+    if len(owns) >= TABLE_LIMIT:
+        owns.clear()
+    owns[key] = block
+    return block
 
 
 def _last_round_end(fixed: _Fixed, events: list[tuple[Any, ...]]) -> tuple[Any, ...] | None:
@@ -300,7 +321,7 @@ def encode_state(game: TroikaGame, state: Any, seat: int | None, out: np.ndarray
     is float32 bytes joined in slice order and written once: the values that change at every step
     packed, the blocks that repeat (what it shows of a container, the own block) from tables."""
     fixed: _Fixed = game.__dict__.get("_observation_fixed") or tensors.fixed(game, _Fixed)
-    inv = fixed.inv
+    values = fixed.values
     total = fixed.total
     mine = state.mine
     containers = state.containers
@@ -312,11 +333,12 @@ def encode_state(game: TroikaGame, state: Any, seat: int | None, out: np.ndarray
         hand = state.hands[seat]
         returned = state.known[seat]
         own_container = containers[seat]
-    held = map(add, map(add, mine, hand), returned)
-    for container in containers:
-        held = map(add, held, container)
-    unseen = list(map(sub, fixed.copies, held))
+    # each number's tiles in known places, summed across the places at once (one tuple per number;
+    # lists of 15 counts each, so `zip` needs no `strict=`, whose keyword call costs more here)
+    unseen = list(map(sub, fixed.copies, map(sum, zip(mine, hand, returned, *containers))))  # noqa: B905
 
+    own_key = (*map(add, hand, own_container), sum(own_container))
+    owns = fixed.owns
     rounds = fixed.rounds
     rnd = state.round
     current = state.current_player
@@ -329,16 +351,16 @@ def encode_state(game: TroikaGame, state: Any, seat: int | None, out: np.ndarray
         sum(mine) / total,
         sum(unseen) / total,
         sum(returned) / total,
-        *map(mul, mine, inv),
-        *map(mul, hand, inv),
-        *map(mul, returned, inv),
-        *map(mul, unseen, inv),
+        *map(getitem, values, mine),
+        *map(getitem, values, hand),
+        *map(getitem, values, returned),
+        *map(getitem, values, unseen),
     )
     parts = [
         progress_and_counts[:32],  # progress (8 values), then the rules and copies
         fixed.constant,
         progress_and_counts[32:],
-        _own_block(fixed, tuple(map(add, hand, own_container)), sum(own_container)),
+        owns.get(own_key) or _own_block(fixed, own_key),
     ]
 
     start = state.start_player
@@ -349,8 +371,10 @@ def encode_state(game: TroikaGame, state: Any, seat: int | None, out: np.ndarray
     limit = fixed.limit
     rounds_chips = fixed.rounds_chips
     pack_seat = fixed.pack_seat
+    blocks = fixed.blocks
     for q in fixed.orders[me]:
-        head, tail = _container_block(fixed, tuple(containers[q]))
+        container = tuple(containers[q])
+        head, tail = blocks.get(container) or _container_block(fixed, container)
         parts += (
             head,
             pack_seat(
