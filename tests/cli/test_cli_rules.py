@@ -11,6 +11,7 @@ from typer.testing import CliRunner
 import bodoge
 from bodoge.cli import app
 from bodoge.cli.common import console
+from bodoge.core import registry
 from bodoge.core.registry import game_class
 
 runner = CliRunner()
@@ -45,7 +46,7 @@ def test_the_options_table_speaks_japanese(game: str, monkeypatch: pytest.Monkey
 
 def test_every_option_key_names_an_option() -> None:
     """No Japanese words for an option that does not exist (a renamed option would leave them)."""
-    for game in bodoge.games():
+    for game in registry.declared():  # (a server test's toy game has no words)
         cls = game_class(game)
         names = {spec.name for spec in cls.option_specs}
         keys = [k for k in cls.needed_part("text").TEXTS.tables["ja"] if k.startswith("option.")]

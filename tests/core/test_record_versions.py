@@ -21,6 +21,7 @@ from typing import Any, ClassVar
 import pytest
 
 import bodoge
+from bodoge.core import registry
 from bodoge.core.game import Game
 from bodoge.core.registry import game_class
 from bodoge.errors import BadOption, BadRecord
@@ -49,7 +50,7 @@ CASES = [(key, i, case) for key, cases in FIXTURES.items() for i, case in enumer
 
 
 def declared() -> set[tuple[str, int]]:
-    return {(name, v) for name in bodoge.games() for v in game_class(name).replays_versions}
+    return {(name, v) for name in registry.declared() for v in game_class(name).replays_versions}
 
 
 def test_every_rules_version_of_every_game_has_a_fixture() -> None:

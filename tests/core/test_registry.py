@@ -45,6 +45,9 @@ def test_register_and_unregister() -> None:
     assert registry.register(Coin) is Coin
     try:
         assert Coin.name in bodoge.games() and registry.game_class(Coin.name) is Coin
+        # A game registered at run time is not one an installed package declares.
+        assert Coin.name not in registry.declared()
+        assert set(registry.declared()) >= {"hangover", "tokkuri", "tottarot", "troika"}
         registry.register(Coin)  # the same class again: no change
         clash = type("Other", (Game,), {"name": Coin.name})
         with pytest.raises(ValueError, match="taken"):

@@ -80,6 +80,13 @@ def games() -> list[str]:
     return sorted(_classes)
 
 
+def declared() -> list[str]:
+    """The names of the games installed packages declare (their entry points), sorted: `games()`
+    without those registered at run time (a test's toy game, a notebook's experiment)."""
+    _load()
+    return sorted(point.name for point in entry_points(group=ENTRY_POINT_GROUP) if point.name in _classes)
+
+
 def game_class(name: str) -> type[Game]:
     _load()
     cls = _classes.get(name) if isinstance(name, str) else None
