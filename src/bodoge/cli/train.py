@@ -3,8 +3,9 @@ library: `bodoge.train`; docs/models.md)."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 from rich.markup import escape
@@ -24,6 +25,9 @@ from bodoge.cli.common import (
 from bodoge.core.options import parse_text
 from bodoge.core.registry import game_class
 from bodoge.errors import BodogeError
+
+if TYPE_CHECKING:
+    from rich.progress import Progress
 
 
 def train(
@@ -114,7 +118,6 @@ def train(
     strength against the heuristic. --set trains on a variant: every game of the run, the measures
     included, is played with those options, and the card records them. Needs the train extra (pip
     install 'bodoge[train]'); see docs/models.md."""
-    from rich.progress import Progress, SpinnerColumn, TextColumn, TimeElapsedColumn
 
     from bodoge.train import TrainConfig
     from bodoge.train import run as train_run
@@ -178,17 +181,7 @@ def train(
     except BodogeError as exc:
         fail(str(exc))
     folder = out if out is not None else Path("runs") / "train" / f"{game}-{n}p"
-    bar = Progress(
-        SpinnerColumn(),
-        TextColumn("{task.description}"),
-        TimeElapsedColumn(),
-        console=console,
-        disable=not progress,
-    )
-    task = bar.add_task(f"{game} {n}p", total=None)
-
-    def on_step(what: str, iteration: int, total: int) -> None:
-        bar.update(task, description=escape(f"{game} {n}p: iteration {iteration}/{total}: {printable(what)}"))
+    bar, on_step = progress_bar(f"{game} {n}p", progress)
 
     history: list[dict[str, Any]] = []
     try:
@@ -228,7 +221,6 @@ def _train_nfsp(
 ) -> None:
     """`--expert nfsp`: OpenSpiel's NFSP, every seat learning, `iterations` × `games` episodes; seat
     0's average policy exported as the model (bodoge.train.nfsp)."""
-    from rich.progress import Progress, SpinnerColumn, TextColumn, TimeElapsedColumn
 
     from bodoge.train.nfsp import NFSPConfig
     from bodoge.train.nfsp import run as nfsp_run
@@ -249,19 +241,7 @@ def _train_nfsp(
     except BodogeError as exc:
         fail(str(exc))
     folder = out if out is not None else Path("runs") / "train" / f"nfsp-{game}-{players}p"
-    bar = Progress(
-        SpinnerColumn(),
-        TextColumn("{task.description}"),
-        TimeElapsedColumn(),
-        console=console,
-        disable=not progress,
-    )
-    task = bar.add_task(f"{game} {players}p", total=None)
-
-    def on_step(what: str, iteration: int, total: int) -> None:
-        bar.update(
-            task, description=escape(f"{game} {players}p: iteration {iteration}/{total}: {printable(what)}")
-        )
+    bar, on_step = progress_bar(f"{game} {players}p", progress)
 
     try:
         with bar:
@@ -278,6 +258,25 @@ def _train_nfsp(
             soft_wrap=True,
         )
     console.print(f"model: {path_markup(folder / 'model.npz')}", soft_wrap=True)
+
+
+def progress_bar(label: str, shown: bool) -> tuple[Progress, Callable[[str, int, int], None]]:
+    """A training's spinner (hidden unless `shown`) and the `on_step` that tells it where the run is."""
+    from rich.progress import Progress, SpinnerColumn, TextColumn, TimeElapsedColumn
+
+    bar = Progress(
+        SpinnerColumn(),
+        TextColumn("{task.description}"),
+        TimeElapsedColumn(),
+        console=console,
+        disable=not shown,
+    )
+    task = bar.add_task(label, total=None)
+
+    def on_step(what: str, iteration: int, total: int) -> None:
+        bar.update(task, description=escape(f"{label}: iteration {iteration}/{total}: {printable(what)}"))
+
+    return bar, on_step
 
 
 def print_history(history: list[dict[str, Any]]) -> None:
