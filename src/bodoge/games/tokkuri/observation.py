@@ -147,6 +147,40 @@ def _placement(tokkuri_id: str) -> int:
     return int(tokkuri_id.rpartition(".")[2])
 
 
+def _rules_block(game: TokkuriGame, vals: list[float], at: int) -> int:
+    """The table's rules, the same all game: its options, then every card type's kind, effect,
+    numbers and copies, written into `vals` from `at`; where the block ends."""
+    o = game.options
+    s, k, level = _numbers(game), game.ntypes, o["tokkuri_level"]
+    rounds = o["rounds"] if o["rounds"] is not None else o["max_rounds"]
+    vals[at] = level / 20
+    vals[at + 1] = o["penalty_level"] / level
+    vals[at + 2] = o["penalty_points"] / 5
+    vals[at + 3] = o["hand_size"] / 15
+    vals[at + 4] = o["start_points"] / 50
+    vals[at + 5] = 1.0 if o["max_tokkuri"] is not None else 0.0
+    vals[at + 6] = rounds / 50
+    vals[at + 7] = game.total / 64
+    at += 8
+    copies = game.copies
+    most = max(copies)
+    number_scale = s * level
+    for t, ct in enumerate(game.types):
+        base = at + t * TYPE_WIDTH
+        vals[base + KINDS.index(ct.kind)] = 1.0
+        vals[base + 3 + EFFECTS.index(ct.effect)] = 1.0
+        b = base + 8
+        if ct.slots:
+            vals[b] = len(ct.slots) / s
+            vals[b + 1] = min(lo for lo, _ in ct.slots) / level
+            vals[b + 2] = max(hi for _, hi in ct.slots) / level
+            vals[b + 3] = sum(lo for lo, _ in ct.slots) / number_scale
+            vals[b + 4] = sum(hi for _, hi in ct.slots) / number_scale
+            vals[b + 5] = 1.0 if any(lo != hi for lo, hi in ct.slots) else 0.0
+        vals[b + 6] = copies[t] / most
+    return at + k * TYPE_WIDTH
+
+
 def encode(game: TokkuriGame, view: Mapping[str, Any], out: np.ndarray) -> None:
     import numpy as np
 
@@ -191,32 +225,7 @@ def encode(game: TokkuriGame, view: Mapping[str, Any], out: np.ndarray) -> None:
     vals[at + 9] = sum(view["hand_counts"]) / dealt
     at += 10
 
-    vals[at] = level / 20
-    vals[at + 1] = penalty_level / level
-    vals[at + 2] = o["penalty_points"] / 5
-    vals[at + 3] = hand_size / 15
-    vals[at + 4] = o["start_points"] / 50
-    vals[at + 5] = 1.0 if cap is not None else 0.0
-    vals[at + 6] = rounds / 50
-    vals[at + 7] = total / 64
-    at += 8
-
-    most = max(copies)
-    number_scale = s * level
-    for t, ct in enumerate(game.types):
-        base = at + t * TYPE_WIDTH
-        vals[base + KINDS.index(ct.kind)] = 1.0
-        vals[base + 3 + EFFECTS.index(ct.effect)] = 1.0
-        b = base + 8
-        if ct.slots:
-            vals[b] = len(ct.slots) / s
-            vals[b + 1] = min(lo for lo, _ in ct.slots) / level
-            vals[b + 2] = max(hi for _, hi in ct.slots) / level
-            vals[b + 3] = sum(lo for lo, _ in ct.slots) / number_scale
-            vals[b + 4] = sum(hi for _, hi in ct.slots) / number_scale
-            vals[b + 5] = 1.0 if any(lo != hi for lo, hi in ct.slots) else 0.0
-        vals[b + 6] = copies[t] / most
-    at += k * TYPE_WIDTH
+    at = _rules_block(game, vals, at)
 
     unseen = list(copies)
 
@@ -431,33 +440,7 @@ class _Fixed(tensors.Kept):
         self.one = tensors.packer(1)(1.0)
 
         vals = [0.0] * shape(game)[0]
-        at = 16
-        level = self.level
-        vals[at] = level / 20
-        vals[at + 1] = self.penalty_level / level
-        vals[at + 2] = o["penalty_points"] / 5
-        vals[at + 3] = self.hand_size / 15
-        vals[at + 4] = o["start_points"] / 50
-        vals[at + 5] = 1.0 if self.cap is not None else 0.0
-        vals[at + 6] = self.rounds / 50
-        vals[at + 7] = game.total / 64
-        at += 8
-        copies = game.copies
-        most = max(copies)
-        number_scale = s * level
-        for t, ct in enumerate(game.types):
-            base = at + t * TYPE_WIDTH
-            vals[base + KINDS.index(ct.kind)] = 1.0
-            vals[base + 3 + EFFECTS.index(ct.effect)] = 1.0
-            b = base + 8
-            if ct.slots:
-                vals[b] = len(ct.slots) / s
-                vals[b + 1] = min(lo for lo, _ in ct.slots) / level
-                vals[b + 2] = max(hi for _, hi in ct.slots) / level
-                vals[b + 3] = sum(lo for lo, _ in ct.slots) / number_scale
-                vals[b + 4] = sum(hi for _, hi in ct.slots) / number_scale
-                vals[b + 5] = 1.0 if any(lo != hi for lo, hi in ct.slots) else 0.0
-            vals[b + 6] = copies[t] / most
+        _rules_block(game, vals, 16)
         template = np.array(vals, dtype=np.float32)
         np.clip(template, -1.0, 1.0, out=template)
         self.template = template
