@@ -463,21 +463,7 @@ class Seatings:
         except (BodogeError, ValueError) as exc:
             raise Refused(400, str(exc)) from None
         clock = None if body.clock is None else _clock(body.clock)
-        return await self._new(player, game, n, options, clock, body.public, False, body.bots_after, bot)
-
-    async def _new(
-        self,
-        player: Player,
-        game: str,
-        n: int,
-        options: dict[str, Any],
-        clock: dict[str, int] | None,
-        public: bool,
-        quick: bool,
-        bots_after: float | None,
-        bot: str,
-    ) -> Seating:
-        seating = new_seating(player, game, n, options, clock, public, quick, bots_after, bot)
+        seating = new_seating(player, game, n, options, clock, body.public, False, body.bots_after, bot)
         async with self.lock:
             return await asyncio.to_thread(self._in_transaction, self._insert, seating, player)
 
