@@ -380,6 +380,22 @@ class NNAgent:
         return choose(p, legal, self.temperature, rng)
 
 
+def card_head(game: Game, options: Mapping[str, Any], hidden: Sequence[int]) -> dict[str, Any]:
+    """What every card says first, whatever trained the model: the game and player count, its
+    options, the observation shape and action count, the hidden widths and bodoge's version."""
+    import bodoge
+
+    return {
+        "game": game.name,
+        "players": game.num_players,
+        "options": dict(options),
+        "observation_shape": list(game.observation_shape),
+        "num_actions": game.num_actions,
+        "hidden": list(hidden),
+        "bodoge_version": bodoge.__version__,
+    }
+
+
 def save(path: Path, params: Mapping[str, np.ndarray], card: Mapping[str, Any]) -> dict[str, Any]:
     """Write the weights to `path` (.npz) and the card beside it (.json) with the weights' sha256;
     each file is written whole under a temporary name, then renamed, so a reader never sees half a

@@ -463,14 +463,8 @@ def _card(
     done = [h for h in history if h["iteration"] <= iteration]
     last = done[-1] if done and done[-1]["iteration"] == iteration else None
     return {
-        "game": game.name,
-        "players": game.num_players,
-        "options": config.options,
-        "observation_shape": list(game.observation_shape),
-        "num_actions": game.num_actions,
+        **nn.card_head(game, config.options, config.hidden),
         "policy_size": nn.policy_size(game),
-        "hidden": list(config.hidden),
-        "bodoge_version": bodoge.__version__,
         "training": {
             "method": method(config.guide, config.expert),
             "iterations": iteration,

@@ -303,13 +303,7 @@ def card(
     for key in ("game", "players", "options", "hidden", "eval_deals"):
         settings.pop(key)
     return {
-        "game": game.name,
-        "players": game.num_players,
-        "options": config.options,
-        "observation_shape": list(game.observation_shape),
-        "num_actions": game.num_actions,
-        "hidden": list(config.hidden),
-        "bodoge_version": bodoge.__version__,
+        **nn.card_head(game, config.options, config.hidden),
         "training": {
             "method": (
                 "nfsp: OpenSpiel's JAX NFSP (open_spiel.python.jax.nfsp), every seat an agent, over "
