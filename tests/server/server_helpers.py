@@ -130,21 +130,23 @@ class ThreadServer:
     the metrics' own port, if the config has one, as `bodoge serve` listens)."""
 
     def __init__(self, config: ServerConfig, port: int | None = None) -> None:
-        self.port = port or free_port()
-        self.url = f"http://127.0.0.1:{self.port}"
-        self.ws_url = f"ws://127.0.0.1:{self.port}"
         self.server = uvicorn.Server(
             uvicorn.Config(
                 create_app(config),
                 host="127.0.0.1",
-                port=self.port,
+                port=port or 0,
                 ws_max_size=WS_MAX_SIZE,
                 ws_per_message_deflate=False,
                 log_level="warning",
                 lifespan="on",
             )
         )
-        sockets = listening_sockets(self.server.config, config) if config.metrics_port else None
+        # Bound here and handed to uvicorn, so no other process can take the port in between (port 0:
+        # the system picks a free one, read back from the socket).
+        sockets = listening_sockets(self.server.config, config)
+        self.port = sockets[0].getsockname()[1]
+        self.url = f"http://127.0.0.1:{self.port}"
+        self.ws_url = f"ws://127.0.0.1:{self.port}"
         self.thread = threading.Thread(target=self.server.run, args=(sockets,), daemon=True)
 
     def __enter__(self) -> ThreadServer:
