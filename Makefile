@@ -7,7 +7,7 @@ STAMP  := $(VENV)/.installed
 # (a waiting worker leaves its core to the others).
 WORKERS ?= $(shell $(PYTHON) -c "import os; print(len(getattr(os, 'sched_getaffinity', lambda _: range(os.cpu_count() or 1))(0)) + 1)")
 
-.PHONY: run test lint docs bench setup clean
+.PHONY: run test lint docs bench setup compiled clean
 
 $(STAMP): pyproject.toml
 	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -15,9 +15,14 @@ $(STAMP): pyproject.toml
 	$(BIN)/python -m pip install -q -e ".[server,dev,train]"
 	@touch $(STAMP)
 
-setup: $(STAMP)
+setup: compiled
 
-run: $(STAMP)
+# The hot modules compiled to C with mypyc (src/bodoge/compiled.py): built in place, again whenever
+# their sources change; where no C compiler is at hand the pure-Python modules run, only slower.
+compiled: $(STAMP)
+	@$(BIN)/bodoge compile || true
+
+run: compiled
 	$(BIN)/bodoge serve --host 127.0.0.1 --port 8000 --db sqlite:///bodoge.db
 
 lint: $(STAMP)
@@ -30,11 +35,12 @@ lint: $(STAMP)
 docs: $(STAMP)
 	NO_MKDOCS_2_WARNING=1 $(BIN)/mkdocs serve --dev-addr 127.0.0.1:8001
 
-test: lint
+test: lint compiled
 	$(BIN)/pytest -n $(WORKERS) --dist worksteal --durations=15   # worksteal: idle workers take tests from busy ones, no long tail on one core; the slowest are named for whoever trims next
 
-bench: $(STAMP)
+bench: compiled
 	$(BIN)/python bench/engine.py
 
 clean:
-	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache .hypothesis site
+	test ! -x $(BIN)/bodoge || $(BIN)/bodoge compile --clean
+	rm -rf $(VENV) build .pytest_cache .mypy_cache .ruff_cache .hypothesis site

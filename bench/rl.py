@@ -3,6 +3,10 @@
     python bench/rl.py                          # every game at 3 and 4 players, ~1 s per figure
     python bench/rl.py troika --players 4 --seconds 3 --batch 32
     python bench/rl.py --no-openspiel           # without the OpenSpiel columns and the Hearts rows
+    BODOGE_PURE=1 python bench/rl.py            # the pure-Python modules, not those `make setup` compiles
+
+The first line says which ran: the modules compiled with mypyc (`bodoge.compiled`, what `make setup`
+builds where a C compiler is) or the pure-Python ones, and why.
 
 Every figure is agent steps (decisions taken) per second of this process's CPU time (one core; on a
 shared machine wall time would count the other processes too), the best of three slices of the
@@ -247,6 +251,9 @@ def main() -> None:
         except ImportError:
             use_openspiel = False
     reference = hearts(args.seconds) if use_openspiel else None
+    # The figures of Tokkuri and Troika depend on it (bodoge.compiled): say which modules ran.
+    status = getattr(bodoge, "compiled", None)  # (older trees, measured for comparison, have none)
+    print(f"modules: {status.status() if status is not None else 'pure Python (before bodoge.compiled)'}")
     print(
         f"{'game':<9} {'n':>2} {'raw':>9} {'obs':>8} {'gym':>8} {'vec':>8} {'vec b/s':>8} {'pz':>8}"
         f" {'os':>7} {'gym/hearts':>10}"

@@ -8,7 +8,10 @@ state = game.new_state(seed=7)
 
 import importlib
 
-from bodoge import errors
+from bodoge import compiled, errors
+
+# Before any game is imported: the modules compiled with mypyc only where they match their sources.
+compiled.guard()
 
 # The package of games is imported before `games` below is bound, so that importing a game later
 # (`import bodoge.games.troika`) does not set `bodoge.games` to the package over the function.

@@ -143,11 +143,11 @@ class ThreadServer:
         )
         # Bound here and handed to uvicorn, so no other process can take the port in between (port 0:
         # the system picks a free one, read back from the socket).
-        sockets = listening_sockets(self.server.config, config)
-        self.port = sockets[0].getsockname()[1]
+        self.sockets = listening_sockets(self.server.config, config)
+        self.port = self.sockets[0].getsockname()[1]
         self.url = f"http://127.0.0.1:{self.port}"
         self.ws_url = f"ws://127.0.0.1:{self.port}"
-        self.thread = threading.Thread(target=self.server.run, args=(sockets,), daemon=True)
+        self.thread = threading.Thread(target=self.server.run, args=(self.sockets,), daemon=True)
 
     def __enter__(self) -> ThreadServer:
         self.thread.start()

@@ -7,6 +7,7 @@ the checks, the one way of refusing) is `bodoge.cli.common`:
     games, rules   bodoge.cli.rules      play      bodoge.cli.play       learn    bodoge.cli.learn
     sim            bodoge.cli.sim        profiles  bodoge.cli.profiles   tune     bodoge.cli.tune
     review         bodoge.cli.review     serve     bodoge.cli.serve      train    bodoge.cli.train
+    compile        bodoge.cli.compile
 
 Bad input never gets as far as a traceback: every refusal is one line, `error: ...`, on standard error,
 naming what was wrong and what is allowed, with exit status 2, before any work starts (nothing is
@@ -24,7 +25,7 @@ from typing import Annotated
 
 import typer
 
-from bodoge.cli import learn, play, profiles, review, rules, serve, sim, train, tune
+from bodoge.cli import compile, learn, play, profiles, review, rules, serve, sim, train, tune
 from bodoge.cli.common import Commands, console
 
 __all__ = ["app", "main"]
@@ -65,6 +66,7 @@ app.command()(review.review)
 app.command()(serve.serve)
 app.command()(serve.reports)
 app.command()(train.train)
+app.command("compile")(compile.compile_modules)
 
 
 def main() -> None:

@@ -39,9 +39,16 @@ class TokkuriPlay(TokkuriState):
         setup.begin_game(self, forced, None)
         play.begin_round(self)
 
-    _legal_actions = play.legal_actions
-    _apply = play.apply
-    winners = scoring.winners
+    # (methods that call the rules' functions, not the functions as attributes: a function that
+    # bodoge.compiled builds with mypyc does not bind as a method)
+    def _legal_actions(self) -> list[int]:
+        return play.legal_actions(self)
+
+    def _apply(self, action: int) -> None:
+        play.apply(self, action)
+
+    def winners(self) -> list[int]:
+        return scoring.winners(self)
 
     def action_text(self, action: int) -> str:
         return play.action_text(self.game, action)

@@ -175,9 +175,9 @@ def encode(game: TroikaGame, view: Mapping[str, Any], out: np.ndarray) -> None:
         places = max(1, n - 1)
         for p in last["players"]:
             base = at + 1 + ((p["seat"] - seat) % n) * LAST_WIDTH
-            score = p["round_score"]
-            vals[base] = 1.0 if score is None else 0.0
-            vals[base + 1] = 0.0 if score is None else score / SCORE
+            round_score = p["round_score"]  # None: left behind (not `score`, an int above)
+            vals[base] = 1.0 if round_score is None else 0.0
+            vals[base + 1] = 0.0 if round_score is None else round_score / SCORE
             vals[base + 2] = p["chips"] / chip_scale
             vals[base + 3] = (p["placement"] - 1) / places
             vals[base + 4] = 1.0 if last["first_declarer"] == p["seat"] else 0.0
