@@ -84,7 +84,7 @@ from bisect import bisect_left
 from collections.abc import Mapping
 from itertools import chain, repeat
 from operator import getitem
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Final
 
 from bodoge.core import tensors
 from bodoge.games.tokkuri.cards import DUMMY
@@ -97,8 +97,8 @@ if TYPE_CHECKING:
 
 KINDS = ("number", "dummy", "trouble")
 EFFECTS = ("none", "discard", "draw", "pass", "bonus")
-TYPE_WIDTH = 15
-SEAT_WIDTH = 21
+TYPE_WIDTH: Final = 15
+SEAT_WIDTH: Final = 21
 
 
 def slots(game: TokkuriGame) -> int:
@@ -367,7 +367,7 @@ def encode(game: TokkuriGame, view: Mapping[str, Any], out: np.ndarray) -> None:
 # order, by owner), found by bisection. Tables keyed by what is met at random (a pile's cards, a
 # seat's whole run) cost more than they save: most entries are never met again.
 
-_CACHE_LIMIT = 1 << 15  # entries per table; a full table starts again (it fills again at once)
+_CACHE_LIMIT: Final = 1 << 15  # entries per table; a full table starts again (it fills again at once)
 
 
 class _Fixed(tensors.Kept):

@@ -17,10 +17,17 @@ to these classes.
 
 from __future__ import annotations
 
+from typing import Final
+
 from bodoge.core.game import Game, State
 from bodoge.games.tokkuri import cards as C
 
-OPEN, ACTION, TARGET, VICTIM, GIVE, OVER = 0, 1, 2, 3, 4, 5
+OPEN: Final = 0
+ACTION: Final = 1
+TARGET: Final = 2
+VICTIM: Final = 3
+GIVE: Final = 4
+OVER: Final = 5
 PHASES = ("open", "action", "target", "victim", "give", "over")
 
 

@@ -6,8 +6,10 @@ tiles as counts per number: a list of 15 ints, index `n - 1` for tile `n`.
 
 from __future__ import annotations
 
+from typing import Final
+
 NUMBERS: tuple[int, ...] = tuple(range(1, 16))  # tile codes 1 … 15
-N_NUMBERS = 15
+N_NUMBERS: Final = 15
 
 # §1.1: three of each number, except seven 7s. Total 49.
 DEFAULT_TILE_COUNTS: tuple[int, ...] = tuple(7 if n == 7 else 3 for n in NUMBERS)

@@ -44,8 +44,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from functools import lru_cache
-from operator import add, getitem, sub
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Final
 
 from bodoge.core import tensors
 from bodoge.games.troika.cards import N_NUMBERS
@@ -57,14 +56,14 @@ from bodoge.games.troika.scoring import (
     to_score,
     zero_waste_with_fuel,
 )
-from bodoge.games.troika.state import TroikaGame
+from bodoge.games.troika.state import TroikaGame, TroikaState
 
 if TYPE_CHECKING:
     import numpy as np
 
-SCORE = 20.0  # the score scale S
-SEAT_WIDTH = N_NUMBERS + 10
-LAST_WIDTH = 5
+SCORE: Final = 20.0  # the score scale S
+SEAT_WIDTH: Final = N_NUMBERS + 10
+LAST_WIDTH: Final = 5
 
 
 def shape(game: TroikaGame) -> tuple[int]:
@@ -256,14 +255,19 @@ class _Fixed(tensors.Kept):
 # holding the `_Fixed` itself (as an `lru_cache` on both would) stays tracked, and thousands of
 # them made the collector's full passes cost more than the tables saved. A full table starts again.
 
-TABLE_LIMIT = 1 << 14  # entries per table
+TABLE_LIMIT: Final = 1 << 14  # entries per table
 
 
 def _container_block(fixed: _Fixed, container: tuple[int, ...]) -> tuple[bytes, bytes]:
     """What a seat's block shows of its container, as `encode` writes it: its counts and size (the
     block's first values) and its score, fuel and size check (the last ones)."""
-    csize = sum(container)
-    head = list(map(getitem, fixed.values, container))
+    values = fixed.values
+    csize = 0
+    head: list[float] = []
+    for i in range(N_NUMBERS):
+        k = container[i]
+        csize += k
+        head.append(values[i][k])
     head.append(csize / 15)
     if csize:
         score, fuel = score_and_fuel(container)
@@ -315,16 +319,22 @@ def _last_round_end(fixed: _Fixed, events: list[tuple[Any, ...]]) -> tuple[Any, 
     return found
 
 
-def encode_state(game: TroikaGame, state: Any, seat: int | None, out: np.ndarray) -> None:
+def encode_state(game: TroikaGame, state: TroikaState, seat: int | None, out: np.ndarray) -> None:
     """`encode(game, state.view(seat), out)` without building the view: the same values, bit for bit,
     read from the state's fields (only those the view shows). `out` need not be zeroed. The tensor
     is float32 bytes joined in slice order and written once: the values that change at every step
-    packed, the blocks that repeat (what it shows of a container, the own block) from tables."""
+    packed, the blocks that repeat (what it shows of a container, the own block) from tables.
+
+    The counts are read number by number in typed loops: what mypyc (bodoge.compiled) turns into
+    plain C, where `map`/`zip` over the lists would stay calls into the interpreter's objects."""
     fixed: _Fixed = game.__dict__.get("_observation_fixed") or tensors.fixed(game, _Fixed)
     values = fixed.values
     total = fixed.total
     mine = state.mine
     containers = state.containers
+    hand: list[int]
+    returned: list[int]
+    own_container: list[int]
     if seat is None:
         me = 0
         hand = returned = own_container = fixed.zeros
@@ -333,34 +343,51 @@ def encode_state(game: TroikaGame, state: Any, seat: int | None, out: np.ndarray
         hand = state.hands[seat]
         returned = state.known[seat]
         own_container = containers[seat]
-    # each number's tiles in known places, summed across the places at once (one tuple per number;
-    # lists of 15 counts each, so `zip` needs no `strict=`, whose keyword call costs more here)
-    unseen = list(map(sub, fixed.copies, map(sum, zip(mine, hand, returned, *containers))))  # noqa: B905
-
-    own_key = (*map(add, hand, own_container), sum(own_container))
-    owns = fixed.owns
-    rounds = fixed.rounds
+    copies = fixed.copies
+    inv = fixed.inv
+    # per number: the tiles whose place the observer does not know (never negative in a real state;
+    # a negative count still shows as `encode` shows it), and the totals of the progress slice
+    unseen: list[float] = []
+    n_unseen = n_mine = n_returned = 0
+    for i in range(N_NUMBERS):
+        k = copies[i] - mine[i] - hand[i] - returned[i]
+        for container in containers:
+            k -= container[i]
+        n_unseen += k
+        n_mine += mine[i]
+        n_returned += returned[i]
+        unseen.append(values[i][k] if k >= 0 else k * inv[i])
+    own_key: list[int] = []
+    own_size = 0
+    for i in range(N_NUMBERS):
+        own_key.append(hand[i] + own_container[i])
+        own_size += own_container[i]
+    own_key.append(own_size)
+    own = tuple(own_key)
     rnd = state.round
+    rounds = fixed.rounds
     current = state.current_player
-    progress_and_counts = fixed.pack_counts(
+    counts = [
         rnd / rounds,
         1.0 if rnd >= rounds else 0.0,
         1.0 if current is None else 0.0,
         len(state.pool) / total,
         state.removed_size / total,
-        sum(mine) / total,
-        sum(unseen) / total,
-        sum(returned) / total,
-        *map(getitem, values, mine),
-        *map(getitem, values, hand),
-        *map(getitem, values, returned),
-        *map(getitem, values, unseen),
-    )
+        n_mine / total,
+        n_unseen / total,
+        n_returned / total,
+    ]
+    for place in (mine, hand, returned):
+        for i in range(N_NUMBERS):
+            counts.append(values[i][place[i]])
+    counts += unseen
+    progress_and_counts = fixed.pack_counts(*counts)
+    owns = fixed.owns
     parts = [
         progress_and_counts[:32],  # progress (8 values), then the rules and copies
         fixed.constant,
         progress_and_counts[32:],
-        owns.get(own_key) or _own_block(fixed, own_key),
+        owns.get(own) or _own_block(fixed, own),
     ]
 
     start = state.start_player
@@ -373,10 +400,10 @@ def encode_state(game: TroikaGame, state: Any, seat: int | None, out: np.ndarray
     pack_seat = fixed.pack_seat
     blocks = fixed.blocks
     for q in fixed.orders[me]:
-        container = tuple(containers[q])
-        head, tail = blocks.get(container) or _container_block(fixed, container)
-        parts += (
-            head,
+        held = tuple(containers[q])
+        head, tail = blocks.get(held) or _container_block(fixed, held)
+        parts.append(head)
+        parts.append(
             pack_seat(
                 hand_sizes[q] / limit,
                 1.0 if current == q else 0.0,
@@ -384,9 +411,9 @@ def encode_state(game: TroikaGame, state: Any, seat: int | None, out: np.ndarray
                 1.0 if declared[q] else 0.0,
                 1.0 if first == q else 0.0,
                 chips[q] / rounds_chips,
-            ),
-            tail,
+            )
         )
+        parts.append(tail)
 
     # the view's `last_round`: the last round_end event, which sets last_placements (none before it)
     e = None if state.last_placements is None else _last_round_end(fixed, state.events)
@@ -397,13 +424,11 @@ def encode_state(game: TroikaGame, state: Any, seat: int | None, out: np.ndarray
         last = [1.0]
         for q in fixed.orders[me]:
             score = scores[q]
-            last += (
-                1.0 if score is None else 0.0,
-                0.0 if score is None else score / SCORE,
-                gained[q] / chip_scale,
-                (placements[q] - 1) / places,
-                1.0 if first_declarer == q else 0.0,
-            )
+            last.append(1.0 if score is None else 0.0)
+            last.append(0.0 if score is None else score / SCORE)
+            last.append(gained[q] / chip_scale)
+            last.append((placements[q] - 1) / places)
+            last.append(1.0 if first_declarer == q else 0.0)
         parts.append(fixed.pack_last(*last))
     else:
         parts.append(fixed.no_last)

@@ -20,12 +20,12 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from functools import lru_cache
 from operator import add
-from typing import Any
+from typing import Any, Final
 
 from bodoge.games.troika.cards import DEFAULT_CHIPS, JEWEL_VALUE_BY_START, N_NUMBERS, tiles_of
 from bodoge.games.troika.state import TroikaState
 
-NEG = -(10**9)
+NEG: Final = -(10**9)
 Counts = tuple[int, ...]
 Set3 = tuple[int, int, int]
 
