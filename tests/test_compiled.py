@@ -132,3 +132,14 @@ def test_bodoge_compile_status_and_its_refusals() -> None:
     result = runner.invoke(app, ["compile", "--status", "--clean"])
     assert result.exit_code == 2
     assert "at most one" in result.output
+
+
+def test_without_a_compiler_the_build_says_so_and_changes_nothing(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    before = compiled.MANIFEST.read_bytes() if compiled.MANIFEST.exists() else None
+    monkeypatch.delenv("CC", raising=False)
+    monkeypatch.setattr(compiled.shutil, "which", lambda name: None)
+    assert compiled.build(force=True) == 1
+    assert "no C compiler" in capsys.readouterr().out
+    assert (compiled.MANIFEST.read_bytes() if compiled.MANIFEST.exists() else None) == before

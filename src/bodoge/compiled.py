@@ -73,8 +73,8 @@ def built() -> bool:
 
 
 def stale() -> list[str]:
-    """The modules whose compiled file is missing or older than their source (by the record of the
-    build); every module when there is no readable record."""
+    """The modules whose compiled file is missing or whose source changed since the build (by the
+    hashes the build recorded); every module when there is no readable record."""
     try:
         record = json.loads(MANIFEST.read_text(encoding="utf-8"))
         hashes = record["sources"]
@@ -132,6 +132,17 @@ def status() -> str:
     return _reason if _reason == "compiled" else "pure Python: " + _reason
 
 
+# The build, in a child process run from src/ (mypyc names the modules by their paths from there).
+_BUILD = """
+import json, sys
+from setuptools import setup
+from mypyc.build import mypycify
+job = json.loads(sys.argv[1])
+modules = mypycify(job["modules"], opt_level="3", separate=True, target_dir=job["c"])
+setup(name="bodoge-compiled", packages=[], script_args=job["args"], ext_modules=modules)
+"""
+
+
 def build(force: bool = False) -> int:
     """Compile the modules in place (a child process, so that this one's imports do not matter) and
     record their sources' hashes. 0 when compiled or already current; 1 when it could not be."""
@@ -143,20 +154,18 @@ def build(force: bool = False) -> int:
         print("compiled modules: no C compiler or no mypyc here; the pure-Python modules will run")
         return 1
     hashes = {m: digest(source(m)) for m in MODULES}
-    root = SOURCE_ROOT.parent
-    work = root / "build" / "mypyc"
-    script = (
-        "import sys\n"
-        "from setuptools import setup\n"
-        "from mypyc.build import mypycify\n"
-        f"modules = {[str(source(m).relative_to(SOURCE_ROOT)) for m in MODULES]!r}\n"
-        f"setup(name='bodoge-compiled', packages=[], script_args=['build_ext', '--inplace',"
-        f" '--parallel', '{os.cpu_count() or 1}', '--build-temp', {str(work / 'temp')!r}, '--build-lib', {str(work / 'lib')!r}],"
-        f" ext_modules=mypycify(modules, opt_level='3', separate=True, target_dir={str(work / 'c')!r}))\n"
-    )
+    work = SOURCE_ROOT.parent / "build" / "mypyc"
+    job = {
+        "modules": [str(source(m).relative_to(SOURCE_ROOT)) for m in MODULES],
+        "args": [
+            *("build_ext", "--inplace", "--parallel", str(os.cpu_count() or 1)),
+            *("--build-temp", str(work / "temp"), "--build-lib", str(work / "lib")),
+        ],
+        "c": str(work / "c"),
+    }
     MANIFEST.unlink(missing_ok=True)  # a build that fails half-way leaves nothing marked current
     done = subprocess.run(
-        [sys.executable, "-c", script],
+        [sys.executable, "-c", _BUILD, json.dumps(job)],
         cwd=SOURCE_ROOT,
         env={**os.environ, "PYTHONPATH": str(SOURCE_ROOT), PURE_ENV: "1"},
         capture_output=True,
