@@ -29,8 +29,8 @@ import numpy as np
 import bodoge
 from bodoge import compiled
 h = hashlib.sha256()
-for name, players, options in [("tokkuri", 3, {}), ("tokkuri", 4, {}), ("troika", 4, {}), ("troika", 5, {}),
-                               ("troika", 3, {"rounds": 1})]:
+for name, players, options in [("tokkuri", 2, {}), ("tokkuri", 3, {}), ("tokkuri", 4, {}), ("troika", 2, {}),
+                               ("troika", 4, {}), ("troika", 5, {}), ("troika", 3, {"rounds": 1})]:
     game = bodoge.make(name, players, **options)
     rng = random.Random(7)
     out = np.empty(game.observation_shape, dtype=np.float32)
