@@ -175,13 +175,35 @@ class ProcessServer:
         self.db = db
         self.bot_delay = bot_delay
         self.extra = extra  # more `bodoge serve` options
+        self._at(port)
+        self.log_path = log_path
+        self.process: subprocess.Popen[bytes] | None = None
+        self.started = False
+
+    def _at(self, port: int) -> None:
         self.port = port
         self.url = f"http://127.0.0.1:{port}"
         self.ws_url = f"ws://127.0.0.1:{port}"
-        self.log_path = log_path
-        self.process: subprocess.Popen[bytes] | None = None
 
     def start(self) -> None:
+        """Start `bodoge serve` and wait for its health check. The port was free when picked, but
+        another process may bind it before this one does: a first start that finds it taken moves
+        to another free port (a restart keeps its port, which the clients know)."""
+        for _ in range(3):
+            done = self.log_path.stat().st_size if self.log_path.exists() else 0
+            try:
+                self._start()
+            except RuntimeError:
+                said = self.log_path.read_bytes()[done:]
+                if self.started or b"address already in use" not in said.lower():
+                    raise
+                self._at(free_port())
+                continue
+            self.started = True
+            return
+        raise RuntimeError(f"no free port for the server after 3 tries:\n{self.log_path.read_text()}")
+
+    def _start(self) -> None:
         log = self.log_path.open("ab")
         env = dict(os.environ, PYTHONUNBUFFERED="1")
         self.process = subprocess.Popen(
