@@ -150,8 +150,8 @@ def build(force: bool = False) -> int:
         print("compiled modules: current")
         return 0
     compiler = os.environ.get("CC") or shutil.which("cc") or shutil.which("gcc")
-    if compiler is None or importlib.util.find_spec("mypyc") is None:
-        print("compiled modules: no C compiler or no mypyc here; the pure-Python modules will run")
+    if compiler is None or not all(importlib.util.find_spec(m) for m in ("mypyc", "setuptools")):
+        print("compiled modules: no C compiler, mypyc or setuptools here; the pure-Python modules will run")
         return 1
     hashes = {m: digest(source(m)) for m in MODULES}
     work = SOURCE_ROOT.parent / "build" / "mypyc"
