@@ -199,7 +199,9 @@ def test_keys_open_only_their_own_seat_at_their_own_table(
         {"kind": "bot", "spec": "random"},
     ]
     other_table, other_keys = identified_table(live, "troika", seats)
-    for token in (chat_table["keys"][0], ann_key, other_keys[0][:-1] + "A", "x" * 200):
+    real_key = other_keys[0]
+    forged = real_key[:-1] + ("B" if real_key.endswith("A") else "A")  # one character off (never the key)
+    for token in (chat_table["keys"][0], ann_key, forged, "x" * 200):
         with Player(live.ws_url, other_table, token) as someone:
             welcome = someone.recv_until("welcome")
             assert welcome["seat"] is None and welcome["role"] == "spectator", token
