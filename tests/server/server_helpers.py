@@ -401,6 +401,19 @@ def play_together(conns: list[Player], rng: random.Random, timeout: float = 120)
         seq += 1
 
 
+def signup(where: ThreadServer | Any, name: str) -> tuple[str, str]:
+    """A new player named `name` (POST /api/players) on a ThreadServer, or through an HTTP client
+    of an app (a TestClient): their id and key."""
+    if isinstance(where, ThreadServer):
+        with where.http() as http:
+            answer = http.post("/api/players", json={"name": name})
+    else:
+        answer = where.post("/api/players", json={"name": name})
+    assert answer.status_code == 201, answer.text
+    made: dict[str, Any] = answer.json()
+    return made["player"]["id"], made["key"]
+
+
 def on_server(server: ThreadServer, coro: Any, timeout: float = 60) -> Any:
     """Run a coroutine on a ThreadServer's event loop (where its TableManager lives) and wait for it."""
     manager = server.server.config.app.state.manager

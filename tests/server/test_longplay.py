@@ -13,7 +13,7 @@ from typing import Any, ClassVar
 import httpx
 import pytest
 import server_toygame  # noqa: F401  (registers the test game here, where tables are forged)
-from server_helpers import Player, ThreadServer, make_config
+from server_helpers import Player, ThreadServer, make_config, signup
 
 from bodoge.core.registry import make
 from bodoge.server import ServerConfig
@@ -33,6 +33,16 @@ def config(db: str, **limits: float) -> ServerConfig:
     for name, value in limits.items():
         setattr(made.limits, name, value)
     return made
+
+
+def logged(db: str, sql: str) -> list[Any]:
+    """The rows a query reads from the database, as a server wrote it."""
+    storage = Storage(db)
+    try:
+        with storage.engine.connect() as conn:
+            return list(conn.exec_driver_sql(sql).all())
+    finally:
+        storage.close()
 
 
 def forge(
@@ -159,14 +169,7 @@ def test_a_restart_goes_on_with_exactly_the_time_that_was_left(tmp_path: Path) -
             me.send({"type": "action", "action": legal[0]["id"], "seq": seq})
             me.view_at_least(seq + 1)
         before = summary(server, "days")["clock"]
-    storage = Storage(db)
-    try:
-        with storage.engine.connect() as conn:
-            moved_at = conn.exec_driver_sql(
-                "SELECT at FROM bodoge_actions WHERE table_id = 'days' AND seq = 2"
-            ).scalar_one()
-    finally:
-        storage.close()
+    (moved_at,) = logged(db, "SELECT at FROM bodoge_actions WHERE table_id = 'days' AND seq = 2")[0]
     # The move took from the last action to its own logged time: beyond the turn by this much.
     reserve[mover] = max(0.0, reserve[mover] - max(0.0, moved_at - last_at - TURN))
     other = 1 - mover
@@ -199,14 +202,7 @@ def test_only_the_clock_hands_a_move_on_and_only_that_move(tmp_path: Path) -> No
         again = summary(server, "late")
         assert again["moves"] == 3 and again["clock"]["running"] and again["clock"]["seat"] == late
         assert [e["what"] for e in again["story"]] == ["away"]
-    storage = Storage(db)
-    try:
-        with storage.engine.connect() as conn:
-            standins = conn.exec_driver_sql(
-                "SELECT standin FROM bodoge_actions WHERE table_id = 'late' ORDER BY seq"
-            ).all()
-    finally:
-        storage.close()
+    standins = logged(db, "SELECT standin FROM bodoge_actions WHERE table_id = 'late' ORDER BY seq")
     assert [s[0] is not None for s in standins] == [False, False, True]
     # A restart tells it no second time (the story is stored; the move is logged).
     with ThreadServer(config(db)) as server:
@@ -301,13 +297,6 @@ def site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ThreadServer]:
     db = f"sqlite:///{tmp_path_factory.mktemp('mine') / 'bodoge.db'}"
     with ThreadServer(make_config(db)) as server:
         yield server
-
-
-def signup(server: ThreadServer, name: str) -> tuple[str, str]:
-    with server.http() as http:
-        answer = http.post("/api/players", json={"name": name})
-    assert answer.status_code == 201, answer.text
-    return answer.json()["player"]["id"], answer.json()["key"]
 
 
 def seat_players(server: ThreadServer, seats: list[str | None], clock: dict[str, Any] | None = DAYS) -> str:

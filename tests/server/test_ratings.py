@@ -19,7 +19,7 @@ import pytest
 from fastapi.testclient import TestClient
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from server_helpers import make_config
+from server_helpers import make_config, signup
 from sqlalchemy import select
 
 from bodoge.core.registry import game_class, make
@@ -324,12 +324,6 @@ def app_client(tmp_path: Path) -> Iterator[TestClient]:
     config = make_config(f"sqlite:///{tmp_path / 'app.db'}", bot_delay=0.0)
     with TestClient(create_app(config)) as client:
         yield client
-
-
-def signup(client: TestClient, name: str) -> tuple[str, str]:
-    made = client.post("/api/players", json={"name": name})
-    assert made.status_code == 201, made.text
-    return made.json()["player"]["id"], made.json()["key"]
 
 
 def wait_for(check: Any, timeout: float = 20.0) -> Any:

@@ -11,7 +11,7 @@ from urllib.parse import quote
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from server_helpers import Player, ThreadServer, identified_table, make_config, play_both_seats
+from server_helpers import Player, ThreadServer, identified_table, make_config, play_both_seats, signup
 from typer.testing import CliRunner
 
 from bodoge.cli import app as cli
@@ -22,12 +22,6 @@ def live(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ThreadServer]:
     db = f"sqlite:///{tmp_path_factory.mktemp('safety') / 'bodoge.db'}"
     with ThreadServer(make_config(db)) as server:
         yield server
-
-
-def signup(server: ThreadServer, name: str) -> tuple[str, str]:
-    with server.http() as http:
-        made = http.post("/api/players", json={"name": name}).json()
-    return made["player"]["id"], made["key"]
 
 
 def bearer(key: str) -> dict[str, str]:
