@@ -379,6 +379,13 @@ function clear(node) {
   return node;
 }
 
+// The page's notice line (#notice): the text shown, or the line hidden when there is none.
+function notice(text) {
+  const node = document.getElementById("notice");
+  node.textContent = text || "";
+  node.hidden = !text;
+}
+
 // A JSON request to the server; an answer that is not ok throws an Error with the server's `detail`
 // as its message and the HTTP status as `status` (a 409 means a game still being played).
 let gamesAsked = null; // GET /api/games, asked once per page: the page's scripts share the answer

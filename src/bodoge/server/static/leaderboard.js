@@ -8,12 +8,6 @@ let current = null; // the game shown
 let board = null; // its answer
 let asking = 0; // the newest request's number: an older answer arriving late is dropped
 
-function notice(text) {
-  const node = document.getElementById("notice");
-  node.textContent = text;
-  node.hidden = !text;
-}
-
 function chosen() {
   const wanted = decodeURIComponent(location.hash.slice(1));
   return games.some((g) => g.name === wanted) ? wanted : games.length ? games[0].name : null;

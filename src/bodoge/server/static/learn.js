@@ -138,12 +138,6 @@ async function tryMove(actionId) {
   render();
 }
 
-function notice(text) {
-  const box = document.getElementById("notice");
-  box.textContent = text;
-  box.hidden = !text;
-}
-
 function setPending(text) {
   pending = text;
   renderBoardPanel();

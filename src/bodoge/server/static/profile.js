@@ -9,12 +9,6 @@ let history = [];
 let scale = null;
 let gameTitles = {}; // game -> {en, ja}, for games this server knows
 
-function notice(text) {
-  const node = document.getElementById("notice");
-  node.textContent = text;
-  node.hidden = !text;
-}
-
 function drawWho() {
   const player = profile.player;
   document.getElementById("who").hidden = false;

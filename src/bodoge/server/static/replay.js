@@ -34,12 +34,6 @@ function rNamed(text) {
   return text.replace(/\bP(\d)(?!\d)/g, (all, d) => (Number(d) < names.length ? names[Number(d)] : all));
 }
 
-function rNotice(text) {
-  const node = document.getElementById("notice");
-  node.textContent = text || "";
-  node.hidden = !text;
-}
-
 // One position of the game as a seat saw it (api's error keeps the status: 409, a game in play).
 function fetchPosition(seat, move) {
   return api(`/api/tables/${encodeURIComponent(REPLAY_ID)}/replay?move=${move}&seat=${encodeURIComponent(seat)}`);
@@ -69,14 +63,14 @@ async function load(move) {
     rData = data;
     rMoves = data.moves;
     rProblem = "";
-    rNotice("");
+    notice("");
     draw();
     prefetch(rMove);
   } catch (e) {
     if (token !== rToken) return;
     stopAutoplay();
     rProblem = e.status === 409 ? "replayUnfinished" : "";
-    rNotice(rProblem ? t(rProblem) : String(e.message || e));
+    notice(rProblem ? t(rProblem) : String(e.message || e));
     if (rProblem) {
       // A game in play: where to watch it instead.
       const link = el("a", { href: `/t/${encodeURIComponent(REPLAY_ID)}`, id: "watch-live" }, t("watchLive"));
@@ -159,7 +153,7 @@ async function startReplay() {
   onLangChange(() => {
     fillSeats();
     drawPlayButton();
-    if (rProblem) rNotice(t(rProblem));
+    if (rProblem) notice(t(rProblem));
     draw();
   });
   drawPlayButton();
@@ -167,7 +161,7 @@ async function startReplay() {
     rTable = await api(`/api/tables/${encodeURIComponent(REPLAY_ID)}`);
   } catch (e) {
     rProblem = "noTable";
-    rNotice(t("noTable"));
+    notice(t("noTable"));
     return;
   }
   document.getElementById("title").textContent = pick(rTable.title);

@@ -182,9 +182,7 @@ async function start() {
     const games = await api("/api/games");
     gameInfo = games.find((g) => g.name === GAME) || null;
     if (!gameInfo) {
-      const n = document.getElementById("notice");
-      n.textContent = t("rulesNoGame");
-      n.hidden = false;
+      notice(t("rulesNoGame"));
       document.getElementById("toc").hidden = true;
       render();
       return;
@@ -205,9 +203,7 @@ async function start() {
     render();
     document.getElementById("figures").dataset.ready = "1";
   } catch (e) {
-    const n = document.getElementById("notice");
-    n.textContent = e.message;
-    n.hidden = false;
+    notice(e.message);
   }
 }
 

@@ -93,12 +93,6 @@ function setStatus(state) {
   node.textContent = t({ connecting: "connecting", live: "live", reconnecting: "reconnecting" }[state] || state);
 }
 
-function notice(text) {
-  const node = document.getElementById("notice");
-  node.textContent = text || "";
-  node.hidden = !text;
-}
-
 function connect() {
   if (stopped) return;
   const scheme = location.protocol === "https:" ? "wss:" : "ws:";
