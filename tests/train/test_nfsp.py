@@ -149,3 +149,20 @@ def test_bad_settings_are_refused(tmp_path: Path) -> None:
         assert result.exit_code != 0 and "does not take" in result.output
     result = runner.invoke(app, ["train", "tottarot", "--expert", "nfsp:anticipatory=2", "--out", str(out)])
     assert result.exit_code != 0 and "anticipatory" in result.output
+
+
+def test_ctrl_c_stops_training_with_a_line_not_a_traceback(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """As every command (bodoge.cli): Ctrl-C says where the finished iterations' model is, status 130."""
+    import bodoge.train.nfsp
+
+    def interrupted(*args: Any, **kwargs: Any) -> None:
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(bodoge.train.nfsp, "run", interrupted)
+    out = tmp_path / "run"
+    result = CliRunner().invoke(app, ["train", "tottarot", "--expert", "nfsp", "--out", str(out)])
+    assert result.exit_code == 130, result.output
+    assert "Interrupted" in result.output and "last finished iteration" in result.output
+    assert result.exception is None or isinstance(result.exception, SystemExit)

@@ -246,6 +246,14 @@ def _train_nfsp(
     try:
         with bar:
             history = nfsp_run(config, folder, force=force, on_step=on_step)
+    except KeyboardInterrupt:
+        # (as the main path's: every finished iteration wrote its model; NFSP has no --resume)
+        console.print(
+            f"[yellow]Interrupted:[/yellow] the model of the last finished iteration, if any, is in "
+            f"{path_markup(folder)}.",
+            soft_wrap=True,
+        )
+        raise typer.Exit(130) from None
     except BodogeError as exc:
         fail(str(exc))
     for h in history:
