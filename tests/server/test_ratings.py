@@ -5,6 +5,7 @@ API's answers, hostile input included."""
 
 from __future__ import annotations
 
+import asyncio
 import json
 import random
 import sqlite3
@@ -24,6 +25,7 @@ from sqlalchemy import select
 
 from bodoge.core.registry import game_class, make
 from bodoge.server import create_app
+from bodoge.server import ratings as ratings_module
 from bodoge.server.players import Players
 from bodoge.server.ratings import (
     ANCHORS,
@@ -200,7 +202,7 @@ def test_a_finished_table_is_rated_once(tmp_path: Path) -> None:
     storage = storage_at(tmp_path)
     place = finished(storage, [person("a"), person("b"), bot("heuristic")], table_id="t1")
     ratings = Ratings(storage)
-    assert ratings.pending() == ["t1"]
+    assert [table_id for _, table_id in ratings.pending()] == ["t1"]
     assert ratings.rate_table("t1") == "rated"
     assert ratings.rate_table("t1") == "done" and ratings.pending() == []
     got = {r.player: r for r in rows(storage, ratings_table)}
@@ -279,6 +281,34 @@ def test_stand_in_moves_are_logged_and_follow_the_rule(tmp_path: Path) -> None:
     assert Ratings(storage).rate_table("t2") == "unrated"
     assert rows(storage, rated_table, table_id="t2")[0].reason == TOO_FEW
     assert rows(storage, ratings_table, player="a")[0].games == 1
+    storage.close()
+
+
+def test_the_catch_up_moves_past_tables_that_only_look_identified(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A seat *named* "player" makes a table's seats read as identified to the catch-up's query, but
+    the rules leave it unrated without a row: more such tables than a batch once made the catch-up
+    ask for the same batch forever. It pages on, and rates the real table after them."""
+    storage = storage_at(tmp_path)
+    for i in range(5):
+        finished(
+            storage, [{"kind": "human", "name": "player"}, person(None), bot("random")], table_id=f"x{i}"
+        )
+    finished(storage, [person("a"), person("b"), bot("random")], table_id="real")
+    ratings = Ratings(storage)
+    monkeypatch.setattr(ratings_module, "CATCH_UP_BATCH", 2)
+
+    class Manager:
+        closing = False
+
+        async def off_loop(self, fn: Any, *args: Any) -> Any:
+            await asyncio.sleep(0)  # a real await, as a worker thread's: a spinning catch-up times out
+            return fn(*args)
+
+    asyncio.run(asyncio.wait_for(ratings_module._catch_up(Manager(), ratings), timeout=30))  # type: ignore[arg-type]
+    assert ratings.is_rated("real")
+    assert [table_id for _, table_id in ratings.pending()] == [f"x{i}" for i in range(5)]  # still unrated
     storage.close()
 
 

@@ -53,6 +53,7 @@ from sqlalchemy import (
     Table,
     insert,
     select,
+    tuple_,
     update,
 )
 from sqlalchemy.exc import IntegrityError
@@ -341,22 +342,28 @@ class Ratings:
             found = conn.execute(select(rated_table.c.table_id).where(rated_table.c.table_id == table_id))
             return found.first() is not None
 
-    def pending(self, limit: int = 100) -> list[str]:
-        """Finished tables with an identified person that have not been through the rules yet, the
-        oldest first."""
+    def pending(self, limit: int = 100, after: tuple[float, str] | None = None) -> list[tuple[float, str]]:
+        """Finished tables with an identified person that have not been through the rules yet, as
+        (ended at, id), the oldest first; `after`: only those past that entry. A caller that pages
+        with `after` moves on past a table `rate_table` leaves unrated without a row (one whose
+        seats only look identified: a seat named "player"), where asking again from the start would
+        list it again."""
+        query = (
+            select(tables_table.c.updated_at, tables_table.c.id)
+            .outerjoin(rated_table, rated_table.c.table_id == tables_table.c.id)
+            .where(
+                tables_table.c.status == "over",
+                rated_table.c.table_id.is_(None),
+                tables_table.c.seats.contains('"player"'),
+            )
+        )
+        if after is not None:
+            query = query.where(tuple_(tables_table.c.updated_at, tables_table.c.id) > tuple_(*after))
         with self.engine.connect() as conn:
             rows = conn.execute(
-                select(tables_table.c.id)
-                .outerjoin(rated_table, rated_table.c.table_id == tables_table.c.id)
-                .where(
-                    tables_table.c.status == "over",
-                    rated_table.c.table_id.is_(None),
-                    tables_table.c.seats.contains('"player"'),
-                )
-                .order_by(tables_table.c.updated_at)
-                .limit(limit)
+                query.order_by(tables_table.c.updated_at, tables_table.c.id).limit(limit)
             ).all()
-        return [r.id for r in rows]
+        return [(r.updated_at, r.id) for r in rows]
 
     # -- reading ------------------------------------------------------------------------------
 
@@ -550,16 +557,18 @@ async def start(app: FastAPI) -> None:
 
 async def _catch_up(manager: TableManager, ratings: Ratings) -> None:
     done = 0
+    after: tuple[float, str] | None = None
     try:
         while not manager.closing:
-            ids = await manager.off_loop(ratings.pending, CATCH_UP_BATCH)
-            for table_id in ids:
+            found = await manager.off_loop(ratings.pending, CATCH_UP_BATCH, after)
+            for entry in found:
                 if manager.closing:
                     return
-                await manager.off_loop(ratings.rate_table, table_id)
+                await manager.off_loop(ratings.rate_table, entry[1])
                 done += 1
-            if len(ids) < CATCH_UP_BATCH:
+            if len(found) < CATCH_UP_BATCH:
                 break
+            after = found[-1]
     except Exception:
         log.exception("rating the finished tables failed; the next start tries again")
     if done:
