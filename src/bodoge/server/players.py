@@ -215,7 +215,9 @@ class Players:
             )
             # A player id is 16 random characters: a seats text that contains it names the player.
             rows = conn.execute(
-                select(tables_table.c.id, tables_table.c.seats).where(tables_table.c.seats.contains(pid))
+                select(tables_table.c.id, tables_table.c.seats).where(
+                    tables_table.c.seats.contains(pid, autoescape=True)
+                )
             ).all()
             for row in rows:
                 seats = _json_list(row.seats)
