@@ -1,5 +1,6 @@
-"""The bodies the table API reads (POST /api/tables, its seats and clock, a hint's ask): pydantic
-models, strict, each bound saying what is allowed. Open tables (server/seating.py) read the same clock."""
+"""The bodies the table API reads (POST /api/tables, its seats and clock, a hint's ask) and those of
+open tables and quick match (server/seating.py, which reads the same clock): pydantic models,
+strict, each bound saying what is allowed."""
 
 from __future__ import annotations
 
@@ -76,3 +77,36 @@ class HintIn(BaseModel):
     model_config = ConfigDict(strict=True, extra="forbid")
 
     token: str = Field(max_length=200)
+
+
+# -- open tables and quick match (server/seating.py) ----------------------------------------------
+
+MAX_BOTS_AFTER = 3600  # seconds a creator may make people wait before bots fill the seats
+
+
+class SeatingIn(BaseModel):
+    model_config = ConfigDict(strict=True, extra="forbid")
+
+    game: str = Field(max_length=64)
+    players: int | None = Field(default=None, ge=2, le=16)
+    options: dict[str, Any] = Field(default_factory=dict, max_length=32)
+    clock: dict[str, Any] | None = Field(default=None, max_length=4)  # bodies.ClockIn
+    public: bool = True
+    # Seconds after which the free seats get bots (None: never): whole seconds, up to an hour.
+    bots_after: int | None = Field(default=None, ge=1, le=MAX_BOTS_AFTER)
+    bot: str | None = Field(default=None, max_length=200)
+
+
+class QuickIn(BaseModel):
+    model_config = ConfigDict(strict=True, extra="forbid")
+
+    game: str = Field(max_length=64)
+    players: int | None = Field(default=None, ge=2, le=16)
+
+
+class RemoveIn(BaseModel):
+    model_config = ConfigDict(strict=True, extra="forbid")
+
+    # Waiting: the place in the list of who sat down; started: the table's seat number.
+    seat: int = Field(ge=0, le=15)
+    player: str | None = Field(default=None, max_length=16)  # whose seat it should be (a check)

@@ -48,13 +48,13 @@ from dataclasses import replace
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from fastapi.exceptions import RequestValidationError
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import ValidationError
 
 from bodoge import agents
 from bodoge.core.registry import game_class, make
 from bodoge.core.registry import games as game_names
 from bodoge.errors import BodogeError
-from bodoge.server.bodies import ClockIn
+from bodoge.server.bodies import ClockIn, QuickIn, RemoveIn, SeatingIn
 from bodoge.server.forms import option_form
 from bodoge.server.players import FORMER, Player, Players
 from bodoge.server.seating_store import Lost, QuickCheck, Seating, Store, seatings_table
@@ -70,7 +70,6 @@ T = TypeVar("T")
 
 MAX_WAITING = 5  # seatings one player waits at at once
 MAX_OPEN = 5000  # seatings waiting on a server at once (503 beyond)
-MAX_BOTS_AFTER = 3600  # seconds a creator may make people wait before bots fill the seats
 EXPIRES = 86400.0  # seconds a seating waits before it is cancelled: nobody came
 KEPT = 7 * 86400.0  # seconds the row of a started or cancelled seating is kept (links to it work)
 QUICK_BOTS_AFTER = 60  # seconds a quick match waits for people before bots fill its seats
@@ -747,34 +746,3 @@ def _clock(clock: dict[str, Any]) -> dict[str, int]:
         for error in errors:
             error["loc"] = ("clock", *error.get("loc", ()))
         raise RequestValidationError(errors) from None
-
-
-# -- the API ------------------------------------------------------------------------------------
-
-
-class SeatingIn(BaseModel):
-    model_config = ConfigDict(strict=True, extra="forbid")
-
-    game: str = Field(max_length=64)
-    players: int | None = Field(default=None, ge=2, le=16)
-    options: dict[str, Any] = Field(default_factory=dict, max_length=32)
-    clock: dict[str, Any] | None = Field(default=None, max_length=4)  # bodies.ClockIn
-    public: bool = True
-    # Seconds after which the free seats get bots (None: never): whole seconds, up to an hour.
-    bots_after: int | None = Field(default=None, ge=1, le=MAX_BOTS_AFTER)
-    bot: str | None = Field(default=None, max_length=200)
-
-
-class QuickIn(BaseModel):
-    model_config = ConfigDict(strict=True, extra="forbid")
-
-    game: str = Field(max_length=64)
-    players: int | None = Field(default=None, ge=2, le=16)
-
-
-class RemoveIn(BaseModel):
-    model_config = ConfigDict(strict=True, extra="forbid")
-
-    # Waiting: the place in the list of who sat down; started: the table's seat number.
-    seat: int = Field(ge=0, le=15)
-    player: str | None = Field(default=None, max_length=16)  # whose seat it should be (a check)

@@ -10,9 +10,10 @@ from fastapi import APIRouter, HTTPException, Request, Response
 
 from bodoge import agents
 from bodoge.core.registry import games as game_names
+from bodoge.server.bodies import QuickIn, RemoveIn, SeatingIn
 from bodoge.server.guard import TooMany, client_address, json_body
 from bodoge.server.players import Player, need_player, player_of
-from bodoge.server.seating import MAX_WAIT, QuickIn, Refused, RemoveIn, SeatingIn, Seatings
+from bodoge.server.seating import MAX_WAIT, Refused, Seatings
 from bodoge.server.seating_store import LISTED
 
 
