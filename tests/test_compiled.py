@@ -146,3 +146,16 @@ def test_without_a_compiler_the_build_says_so_and_changes_nothing(
     assert compiled.build(force=True) == 1
     assert "no C compiler" in capsys.readouterr().out
     assert (compiled.MANIFEST.read_bytes() if compiled.MANIFEST.exists() else None) == before
+
+
+def test_a_second_build_waits_for_the_one_running() -> None:
+    """`bodoge compile` twice at once (two `make` targets in two shells): the build folder's lock,
+    which `build` holds while it builds, keeps the second waiting until the first is done."""
+    pytest.importorskip("fcntl", reason="builds are locked where fcntl is (not Windows)")
+    code = "from bodoge import compiled\nwith compiled.building():\n    print('my turn')\n"
+    with compiled.building():  # a build running
+        second = subprocess.Popen([sys.executable, "-c", code], stdout=subprocess.PIPE, text=True)
+        with pytest.raises(subprocess.TimeoutExpired):
+            second.wait(timeout=3)  # it waits
+    said = second.communicate(timeout=60)[0]
+    assert second.returncode == 0 and said == "my turn\n"

@@ -21,6 +21,7 @@ The compiled and the pure modules give the same games and tensors bit for bit
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import importlib.abc
 import importlib.machinery
@@ -30,7 +31,7 @@ import os
 import shutil
 import subprocess
 import sys
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from pathlib import Path
 from types import ModuleType
 
@@ -145,16 +146,42 @@ setup(name="bodoge-compiled", packages=[], script_args=job["args"], ext_modules=
 
 def build(force: bool = False) -> int:
     """Compile the modules in place (a child process, so that this one's imports do not matter) and
-    record their sources' hashes. 0 when compiled or already current; 1 when it could not be."""
-    if not force and built() and not stale():
+    record their sources' hashes. 0 when compiled or already current; 1 when it could not be. Two
+    builds at once take turns (a lock in the build folder): the second finds the first's current."""
+    if not (force or stale()):
         print("compiled modules: current")
         return 0
     compiler = os.environ.get("CC") or shutil.which("cc") or shutil.which("gcc")
     if compiler is None or not all(importlib.util.find_spec(m) for m in ("mypyc", "setuptools")):
         print("compiled modules: no C compiler, mypyc or setuptools here; the pure-Python modules will run")
         return 1
+    with building():
+        if not force and not stale():  # built by another process while this one waited
+            print("compiled modules: current")
+            return 0
+        return _build()
+
+
+WORK = SOURCE_ROOT.parent / "build" / "mypyc"  # the build's C files, objects and lock
+
+
+@contextlib.contextmanager
+def building() -> Iterator[None]:
+    """The build folder's lock, held while a build runs: a second build waits for it."""
+    WORK.mkdir(parents=True, exist_ok=True)
+    with (WORK / ".lock").open("w") as lock:
+        try:
+            import fcntl
+        except ImportError:  # (Windows: builds there are not locked)
+            yield
+            return
+        fcntl.flock(lock, fcntl.LOCK_EX)  # released when the file closes
+        yield
+
+
+def _build() -> int:
+    work = WORK
     hashes = {m: digest(source(m)) for m in MODULES}
-    work = SOURCE_ROOT.parent / "build" / "mypyc"
     job = {
         "modules": [str(source(m).relative_to(SOURCE_ROOT)) for m in MODULES],
         "args": [
