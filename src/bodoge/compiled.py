@@ -180,15 +180,14 @@ def building() -> Iterator[None]:
 
 
 def _build() -> int:
-    work = WORK
     hashes = {m: digest(source(m)) for m in MODULES}
     job = {
         "modules": [str(source(m).relative_to(SOURCE_ROOT)) for m in MODULES],
         "args": [
             *("build_ext", "--inplace", "--parallel", str(os.cpu_count() or 1)),
-            *("--build-temp", str(work / "temp"), "--build-lib", str(work / "lib")),
+            *("--build-temp", str(WORK / "temp"), "--build-lib", str(WORK / "lib")),
         ],
-        "c": str(work / "c"),
+        "c": str(WORK / "c"),
     }
     MANIFEST.unlink(missing_ok=True)  # a build that fails half-way leaves nothing marked current
     done = subprocess.run(

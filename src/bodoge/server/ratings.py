@@ -561,10 +561,10 @@ async def _catch_up(manager: TableManager, ratings: Ratings) -> None:
     try:
         while not manager.closing:
             found = await manager.off_loop(ratings.pending, CATCH_UP_BATCH, after)
-            for entry in found:
+            for _, table_id in found:
                 if manager.closing:
                     return
-                await manager.off_loop(ratings.rate_table, entry[1])
+                await manager.off_loop(ratings.rate_table, table_id)
                 done += 1
             if len(found) < CATCH_UP_BATCH:
                 break
